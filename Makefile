@@ -1,0 +1,91 @@
+# mcp_jupyter developer entry points.
+#
+#   make lab        create .venv, install the project, open notebooks/01-getting-started.ipynb in JupyterLab
+#   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
+#   make fast-test  the suite without the browser tests
+#   make lint       ruff check + ruff format --check
+#   make bench      run every benchmarks/bench_*.py script
+#
+# Every install step leaves a stamp file, so a second run skips straight to the work. A stamp depends on the
+# file that pins what it installs (pyproject.toml, package-lock.json): edit that file and the step reruns.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON3 ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMPS := $(VENV)/.stamps
+CHROMIUM := /usr/bin/chromium
+NOTEBOOK := notebooks/01-getting-started.ipynb
+PYTEST_ARGS ?=
+
+.PHONY: help lab test fast-test lint bench chromium node-check clean
+
+help:
+	@sed -n '3,8p' Makefile | sed 's/^# *//'
+
+# ---------------------------------------------------------------------------------------------------------
+# Environment
+
+$(PY):
+	$(PYTHON3) -m venv $(VENV)
+
+# The kernelspec is installed into the venv (--sys-prefix) with an absolute interpreter path, so notebooks
+# run by JupyterLab and nbclient always use this venv's Python, whatever kernels the user has elsewhere.
+$(STAMPS)/lab: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[lab]"
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@mkdir -p $(STAMPS) && touch $@
+
+node-check:
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "Node.js 20+ and npm are needed for the reference MCP servers used by the tests." >&2; \
+	  echo "Install them (e.g. 'apt-get install -y nodejs npm' or https://nodejs.org) and rerun make." >&2; \
+	  exit 1; }
+
+# --ignore-scripts: the pinned packages need no install scripts, and we do not run code from the registry
+# at install time.
+node_modules/.stamp: package.json package-lock.json | node-check
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && apt-get install -y chromium; \
+	  else \
+	    echo "Browser tests need Debian's Chromium at $(CHROMIUM): run 'sudo apt-get install -y chromium'." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# ---------------------------------------------------------------------------------------------------------
+# Entry points
+
+lab: $(STAMPS)/lab
+	scripts/lab.sh $(NOTEBOOK)
+
+test: $(STAMPS)/test node_modules/.stamp chromium
+	$(PY) -m pytest -ra --durations=10 $(PYTEST_ARGS)
+
+fast-test: $(STAMPS)/test node_modules/.stamp
+	$(PY) -m pytest -ra -m "not browser" $(PYTEST_ARGS)
+
+lint: $(STAMPS)/test
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+bench: $(STAMPS)/test node_modules/.stamp
+	@shopt -s nullglob; scripts=(benchmarks/bench_*.py); \
+	if [ $${#scripts[@]} -eq 0 ]; then echo "no benchmarks/bench_*.py scripts yet"; fi; \
+	for script in "$${scripts[@]}"; do echo "== $$script"; $(PY) "$$script"; done
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache
