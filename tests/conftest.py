@@ -1,0 +1,187 @@
+"""Shared pytest fixtures: real MCP servers and a real kernel, never mocks.
+
+Fixtures
+--------
+``everything_js``   path to the pinned npm "everything" reference server (fails if ``npm ci`` was not run)
+``everything_cmd``  argv to run it over stdio: ``["node", everything_js, "stdio"]``
+``everything_http`` URL of a fresh everything server over Streamable HTTP: ``http://127.0.0.1:PORT/mcp``
+``demo_cmd``        argv to run the bundled demo server over stdio: ``[sys.executable, "-m", "mcp_jupyter.demo"]``
+``run_notebook``    ``run_notebook(path_or_nb, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EVERYTHING_JS = (
+    REPO_ROOT / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+)
+SERVER_START_TIMEOUT = 30.0  # seconds; generous because the CI machine is shared and noisy
+CELL_TIMEOUT = 120  # seconds per notebook cell
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that was free a moment ago (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(
+    port: int, proc: subprocess.Popen, log_path: Path, timeout: float = SERVER_START_TIMEOUT
+) -> None:
+    """Block until 127.0.0.1:port accepts connections; fail with the server's log if it dies or never does."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(
+                f"server exited with code {proc.returncode} before listening on port {port}:\n{tail(log_path)}",
+                pytrace=False,
+            )
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(
+        f"server did not listen on 127.0.0.1:{port} within {timeout:.0f} s:\n{tail(log_path)}", pytrace=False
+    )
+
+
+def tail(path: Path, lines: int = 40) -> str:
+    """Return the last lines of a log file (empty string if it does not exist)."""
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return ""
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Terminate a child process, killing it if it does not exit promptly, so no test leaves one behind."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def everything_js() -> Path:
+    """Path to the pinned ``@modelcontextprotocol/server-everything`` entry point in the repo's node_modules.
+
+    Fails (never skips): CI must have run ``npm ci``; a silently skipped protocol test proves nothing.
+    """
+    if shutil.which("node") is None:
+        pytest.fail("Node.js is not on PATH: install Node.js 20+ and run `make test`.", pytrace=False)
+    if not EVERYTHING_JS.is_file():
+        pytest.fail(
+            f"{EVERYTHING_JS} is missing: run `npm ci` in {REPO_ROOT} (or `make test`, which does it).",
+            pytrace=False,
+        )
+    return EVERYTHING_JS
+
+
+@pytest.fixture(scope="session")
+def everything_cmd(everything_js: Path) -> list[str]:
+    """Argv that runs the everything server over stdio."""
+    return ["node", str(everything_js), "stdio"]
+
+
+@pytest.fixture
+def everything_http(everything_js: Path, tmp_path: Path) -> Iterator[str]:
+    """Start a fresh everything server over Streamable HTTP and yield its endpoint URL on 127.0.0.1.
+
+    The server listens on all interfaces (it has no bind option); tests only ever talk to 127.0.0.1.
+    One server per test, so per-session server state (subscriptions, simulated logging) never leaks.
+    """
+    port = free_port()
+    log_path = tmp_path / "everything-http.log"
+    env = {**os.environ, "PORT": str(port)}
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            ["node", str(everything_js), "streamableHttp"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log_path)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        stop_process(proc)
+
+
+@pytest.fixture(scope="session")
+def demo_cmd() -> list[str]:
+    """Argv that runs the bundled demo MCP server over stdio with this interpreter."""
+    return [sys.executable, "-m", "mcp_jupyter.demo"]
+
+
+@pytest.fixture(scope="session")
+def venv_python_kernel() -> str:
+    """Name of the kernelspec that runs this interpreter; fails if ``python3`` would start another Python.
+
+    A kernel from some other environment would not have the project installed and tests would fail in
+    confusing ways, so we check once, up front.
+    """
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    interpreter = spec.argv[0]
+    if (
+        interpreter not in {"python", "python3"}
+        and Path(interpreter).resolve() != Path(sys.executable).resolve()
+    ):
+        pytest.fail(
+            f"kernelspec python3 ({spec.resource_dir}) runs {interpreter}, not {sys.executable}: "
+            f"run `{sys.executable} -m ipykernel install --sys-prefix` (make test does this).",
+            pytrace=False,
+        )
+    return "python3"
+
+
+@pytest.fixture
+def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
+    """Return ``run_notebook(path_or_nb, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``.
+
+    Executes every cell in a real kernel with nbclient (widget state stored, as JupyterLab would) and
+    returns the executed notebook. ``path_or_nb`` is a path to an .ipynb or an ``nbformat`` notebook node;
+    a path runs in its own directory, a node in the test's tmp_path. A failing cell raises
+    ``nbclient.exceptions.CellExecutionError`` unless ``allow_errors=True``.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    def run(path_or_nb, *, timeout: int = CELL_TIMEOUT, allow_errors: bool = False, cwd: Path | None = None):
+        if isinstance(path_or_nb, (str, os.PathLike)):
+            path = Path(path_or_nb)
+            nb = nbformat.read(path, as_version=4)
+            workdir = cwd or path.resolve().parent
+        else:
+            nb = path_or_nb
+            workdir = cwd or tmp_path
+        client = NotebookClient(
+            nb,
+            kernel_name=venv_python_kernel,
+            timeout=timeout,
+            allow_errors=allow_errors,
+            store_widget_state=True,
+            resources={"metadata": {"path": str(workdir)}},
+        )
+        client.execute()
+        return nb
+
+    return run
