@@ -1,0 +1,90 @@
+"""Fixtures for browser tests: one JupyterLab and one Chromium for the whole tests/browser package.
+
+``lab_server``      the running JupyterLab (``harness.LabServer``: .url, .token, .root_dir, .api())
+``browser_context`` the Playwright persistent Chromium context
+``open_notebook``   ``open_notebook(cells: list[str], name: str | None = None) -> Page``; pages are closed
+                    and their kernels shut down after the test
+
+Everything in tests/browser is marked ``browser`` automatically (``make fast-test`` deselects it). A
+missing Chromium or a lab that does not start is a test ERROR, never a skip: CI must prove the UI works.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import (
+    HarnessError,
+    LabServer,
+    launch_browser,
+    open_notebook_page,
+    shutdown_notebook_sessions,
+    start_lab,
+)
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test under tests/browser as ``browser`` so ``-m "not browser"`` skips them all."""
+    for item in items:
+        if HERE in Path(item.fspath).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="package")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    """A JupyterLab on 127.0.0.1 with isolated config/data/runtime dirs, shared by all browser tests."""
+    try:
+        lab = start_lab(tmp_path_factory.mktemp("lab"))
+    except HarnessError as error:
+        pytest.fail(str(error), pytrace=False)
+    yield lab
+    lab.stop()
+
+
+@pytest.fixture(scope="package")
+def browser_context(tmp_path_factory: pytest.TempPathFactory):
+    """Headless Debian Chromium (Playwright persistent context), shared by all browser tests.
+
+    Package-scoped rather than session-scoped so Playwright's sync machinery is gone before the
+    non-browser tests (which run asyncio loops of their own) start.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        try:
+            context = launch_browser(playwright, tmp_path_factory.mktemp("chromium-profile"))
+        except HarnessError as error:
+            pytest.fail(str(error), pytrace=False)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def open_notebook(
+    request: pytest.FixtureRequest, lab_server: LabServer, browser_context
+) -> Iterator[Callable[..., object]]:
+    """Return ``open_notebook(cells, name=None) -> Page``: write a notebook of code cells, open it, wait idle.
+
+    Names default to the test's name, so a failing test's notebook is easy to find in the lab's root dir.
+    """
+    names: list[str] = []
+    pages: list[object] = []
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", request.node.name)[:80]
+
+    def open_(cells: list[str], name: str | None = None):
+        name = name or f"{stem}-{len(names)}.ipynb"
+        names.append(name)  # before opening, so a kernel started by a half-open page is still shut down
+        page = open_notebook_page(browser_context, lab_server, name, cells)
+        pages.append(page)
+        return page
+
+    yield open_
+    for page in pages:
+        page.close()
+    shutdown_notebook_sessions(lab_server, names)
