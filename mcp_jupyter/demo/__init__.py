@@ -1,0 +1,16 @@
+"""The bundled demo MCP server: a small but representative server to explore from a notebook.
+
+Use it in-process (``mj.connect("demo", mcp_jupyter.demo.server)``), as a subprocess over stdio
+(``python -m mcp_jupyter.demo``) or over Streamable HTTP (``python -m mcp_jupyter.demo --http --port 8765``,
+endpoint ``http://127.0.0.1:8765/mcp``). Its tools, resources and prompts are listed in the
+`mcp_jupyter.demo.app` module docstring.
+"""
+
+from mcp_jupyter.demo.app import SERVER_NAME, SERVER_VERSION, create_server
+
+server = create_server()
+"""A ready-made demo server for in-process use; `create_server()` makes a fresh one with its own state.
+
+Its ``crash`` tool refuses to run, so a call cannot kill the kernel the server lives in."""
+
+__all__ = ["SERVER_NAME", "SERVER_VERSION", "create_server", "server"]
