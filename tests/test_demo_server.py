@@ -267,6 +267,15 @@ async def test_counter_subscription_notifies_legacy_subscribers() -> None:
     assert updates == ["demo://counter"]
 
 
+async def test_counter_updates_reach_a_modern_listen_stream() -> None:
+    client = Client(create_server(), mode="auto")
+    async with client, client.listen(resource_subscriptions=["demo://counter"]) as subscription:
+        await client.call_tool("increment", {})
+        with anyio.fail_after(10):  # a hang guard, not a timing assertion
+            event = await subscription.__anext__()
+    assert event.uri == "demo://counter"
+
+
 async def test_prompts_render_their_arguments() -> None:
     async with Client(create_server()) as client:
         review = await client.get_prompt("review_code", {"code": "print(1)", "language": "python"})
