@@ -12,6 +12,7 @@ missing Chromium or a lab that does not start is a test ERROR, never a skip: CI 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -34,6 +35,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(item.fspath).resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Keep each phase's report on the item, so fixtures can tell in teardown whether the test failed."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+def save_screenshot(page, directory: Path) -> None:
+    """Save a full-page screenshot of a failed test's page and say where (shown with the failure)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{len(list(directory.iterdir()))}.png"
+    try:
+        page.screenshot(path=str(path), full_page=True)
+        print(f"screenshot of the failed page: {path}", file=sys.stderr)
+    except Exception as error:  # the page may already be gone; the test's own failure matters more
+        print(f"could not take a screenshot: {error}", file=sys.stderr)
 
 
 @pytest.fixture(scope="package")
@@ -85,6 +105,9 @@ def open_notebook(
         return page
 
     yield open_
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
     for page in pages:
+        if failed:
+            save_screenshot(page, lab_server.root_dir.parent / "screenshots")
         page.close()
     shutdown_notebook_sessions(lab_server, names)

@@ -41,8 +41,19 @@ CELL_TIMEOUT_MS = 120_000
 
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 CELLS = f"{PANEL} .jp-Notebook .jp-Cell"
-KERNEL_IDLE = f'{PANEL} .jp-Notebook-ExecutionIndicator[data-status="idle"]'
 PROMPT_RAN = re.compile(r"\[(\*|\d+)\]")
+
+# JS predicate (needs --LabApp.expose_app_in_browser): the current notebook is loaded and revealed, and its
+# kernel is connected and idle. The toolbar's execution indicator alone says "idle" before a kernel exists.
+NOTEBOOK_READY_JS = """() => {
+  const widget = window.jupyterapp?.shell?.currentWidget;
+  const session = widget?.sessionContext;
+  return !!(widget?.isRevealed && widget.context?.isReady && session?.isReady
+            && session.session?.kernel?.connectionStatus === 'connected'
+            && session.session.kernel.status === 'idle');
+}"""
+# Settings that keep toasts (news, update checks) from covering widgets and from reaching the network.
+QUIET_NOTIFICATIONS = {"fetchNews": "false", "checkForUpdates": False}
 
 # JS predicate: the visible notebook's kernel is idle and no cell is queued or running ("[*]").
 IDLE_JS = """() => {
@@ -106,6 +117,9 @@ def isolated_jupyter_env(base: Path) -> dict[str, str]:
     dirs = {name: base / name for name in ("config", "data", "runtime", "ipython")}
     for path in dirs.values():
         path.mkdir(parents=True, exist_ok=True)
+    settings = dirs["config"] / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "notification.jupyterlab-settings").write_text(json.dumps(QUIET_NOTIFICATIONS))
     venv_share = str(Path(sys.prefix) / "share" / "jupyter")
     jupyter_path = os.pathsep.join(p for p in (venv_share, os.environ.get("JUPYTER_PATH", "")) if p)
     bin_dir = str(Path(sys.executable).parent)
@@ -149,6 +163,7 @@ def start_lab(workdir: Path) -> LabServer:
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root_dir}",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, for reliable readiness checks
     ]
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
@@ -272,7 +287,7 @@ def open_notebook_page(context, lab: LabServer, name: str, cells: list[str]):
     try:
         page.goto(f"{lab.url}lab/tree/{name}?reset&token={lab.token}")
         page.locator(CELLS).nth(max(len(cells) - 1, 0)).wait_for()
-        page.locator(KERNEL_IDLE).wait_for(timeout=CELL_TIMEOUT_MS)
+        page.wait_for_function(NOTEBOOK_READY_JS, timeout=CELL_TIMEOUT_MS)
     except BaseException:
         page.close()
         raise
