@@ -9,7 +9,7 @@ Tools (arguments in call order; ``=`` marks a default):
 - ``weather(city: str, units: "metric" | "imperial" = "metric")`` -> structured ``Weather``
   (enum argument; made-up but deterministic numbers).
 - ``create_user(user: {name, email, age?, role?: "admin"|"editor"|"viewer", address: {street, city,
-  country?}}, tags: list[str] = [])`` -> structured ``CreatedUser`` ``{id, user, tags}``.
+  country?}}, tags: list[str] | None = None)`` -> structured ``CreatedUser`` ``{id, user, tags}``.
 - ``stats(values: list[float])`` -> structured ``Stats`` ``{count, mean, min, max}``; an empty list is
   an ``isError`` result.
 - ``table(rows: int = 5)`` -> structured ``{"result": [{id, name, city, score, active}, ...]}`` (1..1000).
@@ -18,12 +18,14 @@ Tools (arguments in call order; ``=`` marks a default):
 - ``mixed()`` -> one of each content block: text, image, embedded resource, resource link.
 - ``countdown(steps: int = 5, delay: float = 0.2)`` -> reports progress ``i/steps`` with a message.
 - ``log_messages(message: str = "hello from the demo server")`` -> sends ``notifications/message``
-  at debug, info, notice, warning and error (logger "demo"), honouring ``logging/setLevel``.
+  at debug, info, notice, warning and error (logger "demo"), honouring ``logging/setLevel`` (2025 era);
+  a 2026-07-28 client gets them only when it opts in with a log level on the request.
 - ``fail(message: str = "This tool always fails.")`` -> an ``isError`` result carrying ``message``.
 - ``slow(seconds: float = 5.0)`` -> sleeps; a cancelled call is counted in ``demo://status``.
 - ``crash(exit_code: int = 1)`` -> the server process exits at once (only when run as its own
   process; in-process it refuses, with an ``isError`` result, so it cannot kill your kernel).
-- ``increment(by: int = 1)`` -> bumps ``demo://counter`` and notifies its subscribers.
+- ``increment(by: int = 1)`` -> structured ``{"result": new value}``; bumps ``demo://counter`` and notifies
+  its subscribers (``resources/subscribe`` in 2025, ``subscriptions/listen`` in 2026-07-28).
 - ``ask_user(question: str = "Tell us about yourself")`` -> elicits a form ``{name: str, color:
   "red"|"green"|"blue", newsletter: bool = false}``; returns structured ``FormOutcome`` ``{action,
   name, color, newsletter}`` (decline and cancel are results, not errors).
@@ -37,8 +39,8 @@ gets an ``input_required`` result and retries with the answers (the SDK's ``Reso
 
 Resources: ``demo://readme`` (text/markdown), ``demo://data.csv`` (text/csv), ``demo://config.json``
 (application/json), ``demo://logo.png`` (image/png, binary), ``demo://counter`` (text/plain, changes
-with ``increment``; subscribable), ``demo://status`` (application/json: counter, cancelled calls, log
-level), and the template ``demo://items/{item_id}`` (application/json; ``item_id`` completes by prefix).
+with ``increment``; subscribable), ``demo://status`` (application/json: ``{counter, cancelled_calls,
+log_level, subscribed_uris}``), and the template ``demo://items/{item_id}`` (application/json; ``item_id`` completes by prefix).
 
 Prompts: ``review_code(code: str, language: str)`` (``language`` completes by prefix) and
 ``greeting(name: str)``.
