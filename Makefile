@@ -49,6 +49,8 @@ node-check:
 	  echo "Node.js 20+ and npm are needed for the reference MCP servers used by the tests." >&2; \
 	  echo "Install them (e.g. 'apt-get install -y nodejs npm' or https://nodejs.org) and rerun make." >&2; \
 	  exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
+	  echo "Node.js $$(node --version) is too old: the pinned MCP servers need Node.js 20 or newer." >&2; exit 1; }
 
 # --ignore-scripts: the pinned packages need no install scripts, and we do not run code from the registry
 # at install time.
