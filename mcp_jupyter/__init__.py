@@ -1,0 +1,143 @@
+"""mcp_jupyter: explore, test and build MCP servers from Jupyter notebooks.
+
+Connect to any number of MCP servers (stdio commands, Streamable HTTP/SSE URLs, in-process
+server objects) and use them from plain Python, sync or async::
+
+    import mcp_jupyter as mj
+    conn = mj.connect("demo", "python -m mcp_jupyter.demo")
+    conn.tools                      # a table in notebooks
+    conn.call("add", a=1, b=2).structured
+    await conn.acall("add", a=1, b=2)
+
+``%load_ext mcp_jupyter`` adds the ``%mcp`` magics. Importing this package is light: the MCP
+SDK is imported on first connect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+from .errors import (  # noqa: E402 - errors are light and needed by every user
+    ConfigError,
+    ConnectionFailed,
+    ConsentDeclined,
+    InvalidArguments,
+    MCPJupyterError,
+    ProtocolError,
+    RequestCancelled,
+    RequestTimeout,
+    ServerExited,
+    ToolError,
+    ToolNotFound,
+    UnknownConnection,
+)
+
+# name -> module that defines it; resolved on first attribute access (PEP 562).
+_LAZY = {
+    "connect": "registry",
+    "aconnect": "registry",
+    "connect_config": "registry",
+    "connections": "registry",
+    "get_connection": "registry",
+    "disconnect": "registry",
+    "disconnect_all": "registry",
+    "Connection": "connection",
+    "ToolResult": "results",
+    "ResourceResult": "results",
+    "PromptResult": "results",
+    "Tool": "results",
+    "Resource": "results",
+    "ResourceTemplate": "results",
+    "Prompt": "results",
+    "History": "history",
+    "runtime": "runtime",
+    # serving notebook functions (mcp_jupyter.serve)
+    "tool": "serve",
+    "resource": "serve",
+    "prompt": "serve",
+    "serve": "serve",
+    "server": "serve",
+    "export_notebook": "serve",
+}
+
+__all__ = [
+    "__version__",
+    "MCPJupyterError",
+    "ConnectionFailed",
+    "ServerExited",
+    "RequestTimeout",
+    "RequestCancelled",
+    "ProtocolError",
+    "ToolError",
+    "ToolNotFound",
+    "UnknownConnection",
+    "InvalidArguments",
+    "ConfigError",
+    "ConsentDeclined",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'mcp_jupyter' has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(f".{module_name}", __name__)
+    value = getattr(module, name)
+    if name != "server":  # the kernel's server object may be replaced; always look it up
+        globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext mcp_jupyter``: register the ``%mcp`` magics and rich displays."""
+    from .magics import load_ipython_extension as load_magics
+
+    load_magics(ipython)
+    _register_formatters(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext mcp_jupyter``."""
+    from . import magics
+
+    unload = getattr(magics, "unload_ipython_extension", None)
+    if unload is not None:
+        unload(ipython)
+
+
+def _register_formatters(ipython: Any) -> None:
+    try:
+        from .display.formatters import register_formatters
+    except ImportError:  # display not available (minimal install)
+        return
+    register_formatters(ipython)
+
+
+def _register_formatters_if_ipython() -> None:
+    """Rich HTML for result objects as soon as the package is imported in IPython (cheap: by name)."""
+    import sys
+
+    if "IPython" not in sys.modules:
+        return
+    try:
+        from IPython import get_ipython
+
+        ip = get_ipython()
+    except Exception:  # noqa: BLE001
+        return
+    if ip is not None:
+        _register_formatters(ip)
+
+
+_register_formatters_if_ipython()

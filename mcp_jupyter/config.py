@@ -1,0 +1,186 @@
+"""Server configuration files: Claude Desktop / Cursor ``mcpServers`` and VS Code ``servers``.
+
+Both formats map a name to either a command (``command``, ``args``, ``env``, ``cwd``) or a URL
+(``url``, ``headers``, optional ``type``: ``http``/``streamable-http``/``sse``). Values may
+reference environment variables as ``${env:VAR}`` (VS Code) or ``${VAR}`` (Claude/Cursor),
+with an optional default: ``${env:VAR:-fallback}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError, did_you_mean
+
+__all__ = ["ServerSpec", "load_config", "parse_config", "expand_env"]
+
+_ENV_REF = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+@dataclass
+class ServerSpec:
+    """One configured server: a command line or a URL, with its options."""
+
+    name: str
+    command: list[str] | None = None
+    url: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    transport: str = "auto"  # "auto" | "http" | "sse"
+    disabled: bool = False
+
+    @property
+    def target(self) -> list[str] | str:
+        """What ``mj.connect`` takes as its target."""
+        return self.url if self.url is not None else list(self.command or [])
+
+
+def expand_env(value: Any, environ: dict[str, str] | None = None, *, where: str = "") -> Any:
+    """Resolve ``${env:VAR}`` / ``${VAR}`` references in strings, recursively in lists/dicts."""
+    environ = os.environ if environ is None else environ
+    if isinstance(value, str):
+
+        def substitute(match: re.Match) -> str:
+            var, default = match.group(1), match.group(2)
+            if var in environ:
+                return environ[var]
+            if default is not None:
+                return default
+            raise ConfigError(
+                f"{where or 'the configuration'} uses ${{env:{var}}} but the environment variable {var} "
+                f"is not set; set it (os.environ[{var!r}] = ...) or give a default: ${{env:{var}:-value}}"
+            )
+
+        return _ENV_REF.sub(substitute, value)
+    if isinstance(value, list):
+        return [expand_env(v, environ, where=where) for v in value]
+    if isinstance(value, dict):
+        return {k: expand_env(v, environ, where=where) for k, v in value.items()}
+    return value
+
+
+def _entry_to_spec(name: str, entry: Any, environ: dict[str, str] | None) -> ServerSpec:
+    where = f"server {name!r}"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: expected an object with 'command' or 'url', got {type(entry).__name__}")
+    entry = expand_env(entry, environ, where=where)
+    kind = str(entry.get("type", "")).lower()
+    disabled = bool(entry.get("disabled", False))
+    if "url" in entry or kind in ("http", "sse", "streamable-http", "streamablehttp"):
+        url = entry.get("url")
+        if not isinstance(url, str) or not url:
+            raise ConfigError(f"{where}: type {kind!r} needs a 'url'")
+        headers = entry.get("headers") or {}
+        if not isinstance(headers, dict):
+            raise ConfigError(f"{where}: 'headers' must be an object of name -> value")
+        transport = "sse" if kind == "sse" else ("http" if kind else "auto")
+        return ServerSpec(
+            name,
+            url=url,
+            headers={str(k): str(v) for k, v in headers.items()},
+            transport=transport,
+            disabled=disabled,
+        )
+    command = entry.get("command")
+    if not isinstance(command, str) or not command:
+        raise ConfigError(f"{where}: needs a 'command' (with optional 'args') or a 'url'")
+    args = entry.get("args") or []
+    if not isinstance(args, list):
+        raise ConfigError(f"{where}: 'args' must be a list of strings")
+    env = entry.get("env") or {}
+    if not isinstance(env, dict):
+        raise ConfigError(f"{where}: 'env' must be an object of name -> value")
+    cwd = entry.get("cwd")
+    return ServerSpec(
+        name,
+        command=[command, *map(str, args)],
+        env={str(k): str(v) for k, v in env.items()},
+        cwd=str(cwd) if cwd else None,
+        disabled=disabled,
+    )
+
+
+def parse_config(
+    data: Any, *, environ: dict[str, str] | None = None, source: str = "config"
+) -> dict[str, ServerSpec]:
+    """Parse a loaded config (``{"mcpServers": {...}}``, ``{"servers": {...}}`` or a bare mapping)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a JSON object with 'mcpServers' or 'servers'")
+    servers = data.get("mcpServers", data.get("servers"))
+    if servers is None:
+        if "mcp" in data and isinstance(
+            data["mcp"], dict
+        ):  # VS Code settings.json: {"mcp": {"servers": ...}}
+            servers = data["mcp"].get("servers")
+        elif all(isinstance(v, dict) and ("command" in v or "url" in v) for v in data.values()) and data:
+            servers = data
+    if not isinstance(servers, dict):
+        raise ConfigError(
+            f"{source}: no 'mcpServers' (Claude Desktop/Cursor) or 'servers' (VS Code) object found"
+        )
+    return {name: _entry_to_spec(name, entry, environ) for name, entry in servers.items()}
+
+
+def load_config(path: str | os.PathLike, *, environ: dict[str, str] | None = None) -> dict[str, ServerSpec]:
+    """Read and parse a config file (JSON; ``//`` comments as in VS Code's files are allowed)."""
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise ConfigError(
+            f"no config file at {str(file)!r}; pass the path of an mcp.json / claude_desktop_config.json"
+        )
+    text = file.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = json.loads(_strip_jsonc(text))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"{file}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+            ) from None
+    return parse_config(data, environ=environ, source=str(file))
+
+
+def select(specs: dict[str, ServerSpec], names: list[str] | None) -> list[ServerSpec]:
+    """The specs to connect: ``names`` in order, or every enabled one."""
+    if not names:
+        return [s for s in specs.values() if not s.disabled]
+    missing = [n for n in names if n not in specs]
+    if missing:
+        raise ConfigError(f"the config has no server {missing[0]!r}; {did_you_mean(missing[0], specs)}")
+    return [specs[n] for n in names]
+
+
+def _strip_jsonc(text: str) -> str:
+    """Remove // and /* */ comments and trailing commas outside strings (JSON with comments)."""
+    out, i, n, in_str = [], 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if in_str:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+            out.append(ch)
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))

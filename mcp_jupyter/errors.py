@@ -1,0 +1,121 @@
+"""The one exception hierarchy of mcp_jupyter.
+
+Every failure a user can meet is an :class:`MCPJupyterError`; each message says what went wrong,
+which server it concerns, and what to do next. SDK and transport exceptions are translated into
+these classes in one place (:func:`translate`), so no caller ever has to know the SDK's codes.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "MCPJupyterError",
+    "ConnectionFailed",
+    "ServerExited",
+    "RequestTimeout",
+    "RequestCancelled",
+    "ProtocolError",
+    "ToolError",
+    "ToolNotFound",
+    "UnknownConnection",
+    "InvalidArguments",
+    "ConfigError",
+    "ConsentDeclined",
+    "suggest",
+]
+
+
+class MCPJupyterError(Exception):
+    """Base class of every error raised by mcp_jupyter."""
+
+    def __init__(self, message: str, *, server: str | None = None, stderr: str | None = None) -> None:
+        self.server = server
+        self.stderr = stderr or ""
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        message = super().__str__()
+        if self.stderr.strip():
+            return f"{message}\n--- last lines of the server's stderr ---\n{self.stderr.rstrip()}"
+        return message
+
+
+class ConnectionFailed(MCPJupyterError):
+    """The connection to a server could not be established (bad command, refused port, not MCP...)."""
+
+
+class ServerExited(MCPJupyterError):
+    """The server closed the connection or its process died; reconnect with the same name."""
+
+
+class RequestTimeout(MCPJupyterError):
+    """A request took longer than its timeout; the SDK has sent ``notifications/cancelled``."""
+
+
+class RequestCancelled(MCPJupyterError):
+    """A request was cancelled by the user (Ctrl-C, a Cancel button, a cancelled task)."""
+
+
+class ProtocolError(MCPJupyterError):
+    """The server answered with a JSON-RPC error, or sent something that is not valid MCP."""
+
+    def __init__(self, message: str, *, code: int | None = None, data: object = None, **kwargs) -> None:
+        self.code = code
+        self.data = data
+        super().__init__(message, **kwargs)
+
+
+class ToolError(MCPJupyterError):
+    """A tool returned ``isError: true`` and the caller asked for errors to raise."""
+
+    def __init__(self, message: str, *, result: object = None, **kwargs) -> None:
+        self.result = result
+        super().__init__(message, **kwargs)
+
+
+class ToolNotFound(MCPJupyterError):
+    """The server lists no tool (or prompt) of that name; ``.suggestions`` holds the closest names."""
+
+    def __init__(self, message: str, *, suggestions: list[str] | None = None, **kwargs) -> None:
+        self.suggestions = suggestions or []
+        super().__init__(message, **kwargs)
+
+
+class UnknownConnection(MCPJupyterError):
+    """No connection of that name exists in this kernel."""
+
+
+class InvalidArguments(MCPJupyterError):
+    """Arguments do not match the tool's input schema (checked before anything is sent)."""
+
+
+class ConfigError(MCPJupyterError):
+    """A server configuration file (``mcpServers`` / ``servers`` JSON) is missing or malformed."""
+
+
+class ConsentDeclined(MCPJupyterError):
+    """The user (or the configured policy) declined a server's request."""
+
+
+def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> list[str]:
+    """Return the candidates closest to ``name``, best first (for "did you mean ...?" hints)."""
+    pool = list(candidates)
+    close = difflib.get_close_matches(name, pool, n=limit, cutoff=0.5)
+    if not close:
+        lowered = name.lower()
+        close = [c for c in pool if lowered in c.lower() or c.lower() in lowered][:limit]
+    return close
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """A sentence fragment naming the closest candidates, or listing what exists."""
+    pool = sorted(candidates)
+    close = suggest(name, pool)
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    if not pool:
+        return "there are none."
+    shown = ", ".join(pool[:12]) + (", ..." if len(pool) > 12 else "")
+    return f"available: {shown}"

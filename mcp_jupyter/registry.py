@@ -1,0 +1,190 @@
+"""The kernel's connection registry: connections by name, like JupySQL's connection list."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from .config import load_config, parse_config, select
+from .connection import Connection
+from .errors import UnknownConnection, did_you_mean
+from .runtime import runtime
+
+__all__ = [
+    "connect",
+    "aconnect",
+    "connect_config",
+    "connections",
+    "get_connection",
+    "disconnect",
+    "disconnect_all",
+]
+
+_CONNECTIONS: dict[str, Connection] = {}
+_LOCK = threading.Lock()
+_HOOK_INSTALLED = False
+
+
+def _install_shutdown_hook() -> None:
+    global _HOOK_INSTALLED
+    if not _HOOK_INSTALLED:
+        runtime().add_shutdown_hook(_aclose_everything)
+        _HOOK_INSTALLED = True
+
+
+async def _aclose_everything() -> None:
+    for conn in list(_CONNECTIONS.values()):
+        try:
+            await conn._aclose()
+        except Exception:  # noqa: BLE001 - closing the others matters more
+            pass
+
+
+def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError("a connection needs a name, e.g. mj.connect('demo', 'python -m mcp_jupyter.demo')")
+    _install_shutdown_hook()
+    return Connection(name, target, **kwargs)
+
+
+def _register(conn: Connection) -> Connection:
+    with _LOCK:
+        old = _CONNECTIONS.get(conn.name)
+        _CONNECTIONS[conn.name] = conn
+    return old
+
+
+def connect(
+    name: str,
+    target: Any,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike | None = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+    connect_timeout: float | None = None,
+    mode: str = "auto",
+    transport: str = "auto",
+    **callbacks: Any,
+) -> Connection:
+    """Connect to an MCP server and register the connection under ``name``.
+
+    ``target`` is a command line (``"npx -y @modelcontextprotocol/server-everything"`` or an argv
+    list; ``env`` and ``cwd`` apply) run over stdio, an ``http(s)://`` URL spoken to over
+    Streamable HTTP (falling back to legacy HTTP+SSE; ``headers`` e.g. a bearer token;
+    ``transport="sse"`` forces SSE), or an ``MCPServer`` object in this kernel. ``timeout`` is the
+    default per-request timeout in seconds; ``mode`` is ``"auto"`` (newest protocol, falling back
+    to the initialize handshake) or ``"legacy"`` (initialize handshake only). Connecting again
+    with a name in use replaces (closes) the old connection.
+    """
+    conn = _prepare(
+        name,
+        target,
+        dict(
+            env=env,
+            cwd=cwd,
+            headers=headers,
+            timeout=timeout,
+            connect_timeout=connect_timeout,
+            mode=mode,
+            transport=transport,
+            **callbacks,
+        ),
+    )
+    conn.open()
+    old = _register(conn)
+    if old is not None and old is not conn:
+        old.close()
+    return conn
+
+
+async def aconnect(name: str, target: Any, **kwargs: Any) -> Connection:
+    """Async twin of :func:`connect`."""
+    conn = _prepare(name, target, kwargs)
+    await conn.aopen()
+    old = _register(conn)
+    if old is not None and old is not conn:
+        await old.aclose()
+    return conn
+
+
+def connect_config(
+    config: str | os.PathLike | Mapping[str, Any],
+    names: list[str] | str | None = None,
+    *,
+    timeout: float | None = None,
+    mode: str = "auto",
+) -> dict[str, Connection]:
+    """Connect to the servers of an ``mcpServers`` (Claude Desktop/Cursor) or ``servers`` (VS Code) config.
+
+    ``config`` is a file path or an already-loaded dict; ``names`` picks entries (default: all
+    enabled ones). ``${env:VAR}`` / ``${VAR}`` values are resolved from the environment.
+    Returns name -> Connection. If one server fails, the others stay connected and the error
+    names the failing one.
+    """
+    specs = parse_config(config) if isinstance(config, Mapping) else load_config(config)
+    chosen = select(specs, [names] if isinstance(names, str) else names)
+    result: dict[str, Connection] = {}
+    failures: list[str] = []
+    for spec in chosen:
+        try:
+            result[spec.name] = connect(
+                spec.name,
+                spec.target,
+                env=spec.env,
+                cwd=spec.cwd,
+                headers=spec.headers,
+                timeout=timeout,
+                mode=mode,
+                transport=spec.transport,
+            )
+        except Exception as exc:  # noqa: BLE001 - reported together below
+            failures.append(f"{spec.name}: {exc}")
+    if failures:
+        from .errors import ConnectionFailed
+
+        connected = ", ".join(result) or "none"
+        raise ConnectionFailed(
+            f"{len(failures)} of {len(chosen)} configured server(s) failed (connected: {connected}):\n"
+            + "\n".join(failures)
+        )
+    return result
+
+
+def connections() -> dict[str, Connection]:
+    """All registered connections, name -> Connection (a copy)."""
+    with _LOCK:
+        return dict(_CONNECTIONS)
+
+
+def get_connection(name: str) -> Connection:
+    """The connection registered under ``name`` (a clear error naming the others when missing)."""
+    if isinstance(name, Connection):
+        return name
+    with _LOCK:
+        conn = _CONNECTIONS.get(name)
+        names = list(_CONNECTIONS)
+    if conn is None:
+        hint = did_you_mean(name, names) if names else "none is connected yet; use mj.connect(name, target)"
+        raise UnknownConnection(f"no connection named {name!r}; {hint}")
+    return conn
+
+
+def disconnect(name: str | Connection) -> None:
+    """Close the connection ``name`` and forget it."""
+    conn = get_connection(name)
+    with _LOCK:
+        if _CONNECTIONS.get(conn.name) is conn:
+            del _CONNECTIONS[conn.name]
+    conn.close()
+
+
+def disconnect_all() -> None:
+    """Close every connection."""
+    with _LOCK:
+        conns = list(_CONNECTIONS.values())
+        _CONNECTIONS.clear()
+    for conn in conns:
+        conn.close()
