@@ -1,0 +1,53 @@
+"""Register ``text/html`` formatters for the API's result classes, by name.
+
+Registering by module and class name (``formatter.for_type_by_name``) means neither side imports
+the other: ``import mcp_jupyter`` stays light, the API layer never imports display code, and the
+HTML functions are looked up only when IPython first shows such an object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mcp_jupyter.display import content, tables
+
+# (module, class name, renderer). Modules are where the API defines each class (``__module__``).
+FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("mcp_jupyter.results", "ToolResult", content.tool_result_html),
+    ("mcp_jupyter.results", "ResourceResult", content.resource_result_html),
+    ("mcp_jupyter.results", "PromptResult", content.prompt_result_html),
+    ("mcp_jupyter.results", "Tools", tables.tools_html),
+    ("mcp_jupyter.results", "Resources", tables.resources_html),
+    ("mcp_jupyter.results", "ResourceTemplates", tables.templates_html),
+    ("mcp_jupyter.results", "Prompts", tables.prompts_html),
+    ("mcp_jupyter.results", "Tool", tables.tool_html),
+    ("mcp_jupyter.results", "Resource", tables.resource_html),
+    ("mcp_jupyter.results", "ResourceTemplate", tables.template_html),
+    ("mcp_jupyter.results", "Prompt", tables.prompt_html),
+    ("mcp_jupyter.history", "History", tables.history_html),
+    ("mcp_jupyter.connection", "Connection", tables.connection_html),
+)
+
+
+def _guarded(render: Callable[[Any], str]) -> Callable[[Any], str | None]:
+    """Fall back to the plain-text repr if rendering fails, instead of showing a traceback."""
+
+    def format_html(obj: Any) -> str | None:
+        try:
+            return str(render(obj))
+        except Exception:  # noqa: BLE001 - display must never break a cell; text/plain remains
+            return None
+
+    format_html.__name__ = f"format_{getattr(render, '__name__', 'html')}"
+    format_html.__doc__ = render.__doc__
+    return format_html
+
+
+def register_formatters(ipython: Any) -> None:
+    """Teach ``ipython``'s ``text/html`` formatter to render the API's objects (idempotent)."""
+    if ipython is None:
+        return
+    html_formatter = ipython.display_formatter.formatters["text/html"]
+    for module, name, render in FORMATTERS:
+        html_formatter.for_type_by_name(module, name, _guarded(render))

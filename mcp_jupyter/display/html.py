@@ -1,0 +1,247 @@
+"""Safe-HTML primitives: every string a server sends goes through here before it reaches a page.
+
+The rules (see DESIGN.md, "Rendering untrusted content"):
+
+* every untrusted string is escaped with :func:`esc`, which also makes control characters and ANSI
+  escapes visible instead of letting them act;
+* long values are cut with :func:`truncate` and the note says where the full value lives in Python;
+* nothing from a server is ever placed in a tag name, an attribute name, a URL scheme or a style;
+  the only attribute values we build from server data are escaped ``title`` texts and base64
+  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`).
+
+Trusted HTML that we generate ourselves is wrapped in :class:`Safe` so the table and card builders
+can tell it apart from plain (untrusted) strings, which they always escape.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+#: Characters shown of a single string before it is cut.
+TEXT_LIMIT = 20_000
+#: Characters shown in one table cell or one JSON-tree leaf.
+CELL_LIMIT = 300
+#: Items shown per JSON-tree level (list items or object keys).
+TREE_ITEMS = 200
+#: Depth of the JSON tree before deeper levels are summarised.
+TREE_DEPTH = 12
+
+# C0/C1 control characters (ESC starts ANSI sequences) except tab and newline; plus the Unicode
+# bidi overrides that can make text read differently from what it is ("trojan source").
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+class Safe(str):
+    """A string of HTML that we built ourselves from escaped parts; builders insert it as is."""
+
+    __slots__ = ()
+
+
+def _visible_control(match: re.Match[str]) -> str:
+    """Spell a control character out (``\\x1b``) so it is seen rather than obeyed."""
+    code = ord(match.group(0))
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """Return ``text`` with control characters, ANSI escapes and bidi overrides spelled out."""
+    return _CONTROL.sub(_visible_control, text)
+
+
+def esc(value: Any) -> Safe:
+    """Escape any value for HTML text or a quoted attribute; :class:`Safe` values pass through."""
+    if isinstance(value, Safe):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    return Safe(html.escape(visible(text), quote=True))
+
+
+def truncate(text: str, limit: int = TEXT_LIMIT) -> tuple[str, int]:
+    """Cut ``text`` to ``limit`` characters; return the kept part and how many were dropped."""
+    if len(text) <= limit:
+        return text, 0
+    return text[:limit], len(text) - limit
+
+
+def human_size(n: int | None) -> str:
+    """Format a byte count as ``1.2 MB``; ``""`` when unknown."""
+    if n is None:
+        return ""
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def cut_note(dropped: int, where: str | None) -> Safe:
+    """The line under a cut value: how much is hidden and the Python expression that has it all."""
+    if not dropped:
+        return Safe("")
+    hint = f" Full value in Python: <code>{esc(where)}</code>." if where else ""
+    return Safe(f'<div class="mcpj-note">… {dropped:,} more characters not shown.{hint}</div>')
+
+
+def short(value: Any, limit: int = CELL_LIMIT) -> Safe:
+    """Escape and cut a value for a table cell, marking the cut with an ellipsis."""
+    text = value if isinstance(value, str) else str(value)
+    kept, dropped = truncate(text, limit)
+    if not dropped:
+        return esc(kept)
+    return Safe(f'{esc(kept)}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
+
+
+def pre(text: str, *, where: str | None = None, limit: int = TEXT_LIMIT, cls: str = "") -> Safe:
+    """A ``<pre>`` block of escaped, cut text with a note saying where the full text lives."""
+    kept, dropped = truncate(text, limit)
+    klass = f"mcpj-pre {cls}".strip()
+    return Safe(f'<pre class="{klass}">{esc(kept)}</pre>{cut_note(dropped, where)}')
+
+
+def badge(label: str, kind: str = "info", title: str | None = None) -> Safe:
+    """A small coloured label; ``kind`` is one of our own names (info, ok, warn, error, muted)."""
+    tip = f' title="{esc(title)}"' if title else ""
+    return Safe(f'<span class="mcpj-badge mcpj-badge-{esc(kind)}"{tip}>{esc(label)}</span>')
+
+
+def json_tree(value: Any, *, label: str = "", depth: int = 0, open_levels: int = 1) -> Safe:
+    """A collapsible tree of JSON-like data built from ``<details>``; every key and leaf escaped."""
+    if isinstance(value, Mapping):
+        items: Iterable[tuple[Any, Any]] = value.items()
+        summary = f"{{…}} {len(value)} key{'s' if len(value) != 1 else ''}"
+    elif isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+        items = enumerate(value)
+        summary = f"[…] {len(value)} item{'s' if len(value) != 1 else ''}"
+    else:
+        return Safe(f'<div class="mcpj-leaf">{_tree_label(label)}{_leaf(value)}</div>')
+    if depth >= TREE_DEPTH:
+        return Safe(
+            f'<div class="mcpj-leaf">{_tree_label(label)}<span class="mcpj-muted">{summary} (too deep)</span></div>'
+        )
+    children = []
+    for i, (key, child) in enumerate(items):
+        if i >= TREE_ITEMS:
+            children.append('<div class="mcpj-note">… more not shown (see the value in Python)</div>')
+            break
+        children.append(json_tree(child, label=str(key), depth=depth + 1, open_levels=open_levels))
+    opened = " open" if depth < open_levels else ""
+    return Safe(
+        f'<details class="mcpj-tree"{opened}><summary>{_tree_label(label)}'
+        f'<span class="mcpj-muted">{summary}</span></summary>{"".join(children)}</details>'
+    )
+
+
+def _tree_label(label: str) -> Safe:
+    return Safe(f'<span class="mcpj-key">{short(label, 120)}</span>: ') if label else Safe("")
+
+
+def _leaf(value: Any) -> Safe:
+    """One escaped JSON scalar, coloured by type."""
+    if isinstance(value, str):
+        return Safe(f'<span class="mcpj-str">"{short(value)}"</span>')
+    if isinstance(value, bool) or value is None:
+        return Safe(f'<span class="mcpj-lit">{esc(json.dumps(value))}</span>')
+    if isinstance(value, (int, float)):
+        return Safe(f'<span class="mcpj-num">{esc(value)}</span>')
+    return Safe(f'<span class="mcpj-str">{short(repr(value))}</span>')
+
+
+def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, limit: int | None = None) -> Safe:
+    """An HTML table; plain cells are escaped and cut, :class:`Safe` cells are inserted as built."""
+    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+    body = []
+    total = 0
+    for total, row in enumerate(rows, start=1):  # noqa: B007 - total is the row count afterwards
+        if limit is not None and total > limit:
+            continue
+        cells = "".join(f"<td>{c if isinstance(c, Safe) else short(_cell_text(c))}</td>" for c in row)
+        body.append(f"<tr>{cells}</tr>")
+    more = ""
+    if limit is not None and total > limit:
+        more = f'<div class="mcpj-note">… {total - limit:,} more rows not shown (use .to_dataframe()).</div>'
+    return Safe(
+        f'<table class="mcpj-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>{more}'
+    )
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
+
+
+def card(title: Safe | str, body: Safe | str, *, cls: str = "") -> Safe:
+    """A bordered box with a heading; the whole output is wrapped with the stylesheet."""
+    return wrap(
+        Safe(f'<div class="mcpj-card {esc(cls)}"><div class="mcpj-title">{esc(title)}</div>{esc(body)}</div>')
+    )
+
+
+def section(label: str, body: Safe, *, open_: bool = True) -> Safe:
+    """A collapsible sub-part of a card."""
+    opened = " open" if open_ else ""
+    return Safe(f'<details class="mcpj-section"{opened}><summary>{esc(label)}</summary>{body}</details>')
+
+
+def definition_list(pairs: Iterable[tuple[str, Any]]) -> Safe:
+    """Key/value rows (our own keys, untrusted values) as a compact two-column grid."""
+    rows = []
+    for key, value in pairs:
+        if value is None or value == "":
+            continue
+        shown = value if isinstance(value, Safe) else short(_cell_text(value))
+        rows.append(f"<dt>{esc(key)}</dt><dd>{shown}</dd>")
+    return Safe(f'<dl class="mcpj-dl">{"".join(rows)}</dl>')
+
+
+# Colours come from JupyterLab's theme variables so light and dark themes both read well; the
+# fallbacks keep classic Notebook and nbconvert'ed HTML legible.
+CSS = """
+.mcpj{font-family:var(--jp-ui-font-family,sans-serif);font-size:var(--jp-ui-font-size1,13px);
+ color:var(--jp-content-font-color1,#222);line-height:1.4;max-width:100%;overflow-x:auto}
+.mcpj-card{border:1px solid var(--jp-border-color2,#ddd);border-radius:4px;padding:6px 10px;margin:4px 0;
+ background:var(--jp-layout-color1,transparent)}
+.mcpj-card.mcpj-error{border-color:var(--jp-error-color1,#d32f2f);border-left-width:4px}
+.mcpj-title{font-weight:600;margin-bottom:4px}
+.mcpj-muted,.mcpj-note{color:var(--jp-content-font-color2,#777)}
+.mcpj-note{font-size:var(--jp-ui-font-size0,11px);font-style:italic;margin:2px 0}
+.mcpj-pre{font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,12px);
+ background:var(--jp-layout-color2,#f5f5f5);color:var(--jp-content-font-color1,#222);padding:4px 6px;
+ margin:2px 0;white-space:pre-wrap;word-break:break-word;max-height:30em;overflow:auto}
+.mcpj-badge{display:inline-block;padding:0 6px;margin:0 2px 0 0;border-radius:8px;
+ font-size:var(--jp-ui-font-size0,11px);border:1px solid var(--jp-border-color2,#ccc);white-space:nowrap}
+.mcpj-badge-ok{background:var(--jp-success-color3,#e8f5e9);color:var(--jp-success-color0,#1b5e20)}
+.mcpj-badge-warn{background:var(--jp-warn-color3,#fff8e1);color:var(--jp-warn-color0,#e65100)}
+.mcpj-badge-error{background:var(--jp-error-color3,#ffebee);color:var(--jp-error-color0,#b71c1c)}
+.mcpj-badge-info{background:var(--jp-info-color3,#e3f2fd);color:var(--jp-info-color0,#0d47a1)}
+.mcpj-badge-muted{background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color2,#555)}
+.mcpj-table{border-collapse:collapse;margin:2px 0}
+.mcpj-table th,.mcpj-table td{border:1px solid var(--jp-border-color2,#ddd);padding:2px 6px;text-align:left;
+ vertical-align:top;max-width:40em;word-break:break-word}
+.mcpj-table th{background:var(--jp-layout-color2,#f5f5f5)}
+.mcpj-tree{margin-left:1em}
+.mcpj-tree>summary{cursor:pointer;margin-left:-1em}
+.mcpj-leaf{margin-left:1em;font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,12px)}
+.mcpj-key{color:var(--jp-mirror-editor-property-color,#00c)}
+.mcpj-str{color:var(--jp-mirror-editor-string-color,#a11)}
+.mcpj-num{color:var(--jp-mirror-editor-number-color,#080)}
+.mcpj-lit{color:var(--jp-mirror-editor-keyword-color,#708)}
+.mcpj-section>summary{cursor:pointer;font-weight:600;margin-top:4px}
+.mcpj-dl{display:grid;grid-template-columns:max-content auto;gap:0 12px;margin:2px 0}
+.mcpj-dl dt{color:var(--jp-content-font-color2,#666)}
+.mcpj-dl dd{margin:0;word-break:break-word}
+.mcpj-block{margin:4px 0}
+.mcpj img{max-width:100%;border:1px solid var(--jp-border-color2,#ddd)}
+"""
+
+
+def wrap(body: Safe | str) -> Safe:
+    """Wrap a fragment in our root element together with the stylesheet (scoped by class)."""
+    return Safe(f'<div class="mcpj"><style>{CSS}</style>{esc(body)}</div>')
