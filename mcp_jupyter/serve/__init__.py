@@ -1,0 +1,46 @@
+"""Notebook functions as an MCP server, served live from the kernel and exported to a script.
+
+```python
+import mcp_jupyter as mj
+
+@mj.tool
+def top_customers(n: int = 5) -> pd.DataFrame:
+    "The n customers with the highest revenue."
+    return df.nlargest(n, "revenue")
+
+handle = mj.serve()          # Streamable HTTP on 127.0.0.1, random port, bearer token
+conn = mj.connect("self", mj.server)   # or try it in-process
+mj.export_notebook("analysis.ipynb", "server.py")
+```
+
+See docs/serve.md for where tool functions run, security, and what export can and cannot carry.
+"""
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
+
+from .export import export_notebook, export_source
+from .handle import ServeHandle, current_server_handle, serve, status, stop
+from .registry import NotebookServer, get_server, prompt, resource, tool
+
+server: NotebookServer = get_server()
+"""The kernel's MCP server (an SDK ``MCPServer``): ``mj.connect("self", mj.server)`` talks to it."""
+
+__all__ = [
+    "Context",
+    "Elicit",
+    "NotebookServer",
+    "Resolve",
+    "Sample",
+    "ServeHandle",
+    "current_server_handle",
+    "export_notebook",
+    "export_source",
+    "prompt",
+    "resource",
+    "serve",
+    "server",
+    "status",
+    "stop",
+    "tool",
+]

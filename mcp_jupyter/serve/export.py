@@ -1,0 +1,294 @@
+"""Exporting a notebook's served functions to a standalone server script.
+
+The export is static analysis of the code cells (``ast``), not a dump of kernel memory:
+
+1. magics and shell lines are turned into ``get_ipython()`` calls by IPython's own transformer,
+   and every statement that needs IPython is left out;
+2. the *last* definition of each ``@mj.tool`` / ``@mj.resource`` / ``@mj.prompt`` function is kept
+   (redefining in a later cell replaced it in the kernel too);
+3. every top-level statement that defines a name those functions use (imports, assignments,
+   functions, classes, ``df[...] = ...`` updates) is kept, transitively, in notebook order;
+4. what could not be carried is said twice, in a comment at the top of the script and in a
+   printed warning: names never defined by code (state from magics, ``%run``, the debugger...),
+   and bare expression statements that may have changed a kept value (``df.dropna(inplace=True)``).
+
+The script imports ``mcp_jupyter`` so the decorators, pandas conversion and error handling are the
+very same code as in the kernel, and ends with :func:`mcp_jupyter.serve.standalone.main`:
+``python server.py`` serves stdio, ``python server.py --http --port N`` serves Streamable HTTP.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DECORATOR_NAMES = {"tool", "resource", "prompt"}
+PACKAGE = "mcp_jupyter"
+
+
+@dataclass
+class Statement:
+    """One top-level statement of a code cell."""
+
+    node: ast.stmt
+    source: str
+    cell: int
+    defines: set[str]
+    uses: set[str]
+
+
+@dataclass
+class ExportReport:
+    """What the export kept and what it could not carry."""
+
+    served: list[str] = field(default_factory=list)
+    missing: dict[str, list[str]] = field(default_factory=dict)  # name -> users
+    skipped_mutations: list[str] = field(default_factory=list)
+    skipped_ipython: list[str] = field(default_factory=list)
+    unparsable_cells: list[int] = field(default_factory=list)
+
+    def warnings(self) -> list[str]:
+        """Human-readable lines about what the script lacks (empty when complete)."""
+        lines = []
+        for name, users in sorted(self.missing.items()):
+            lines.append(
+                f"{name!r} (used by {', '.join(sorted(set(users)))}) is never defined by code in the "
+                "notebook: define it in a cell, or add it to the script by hand."
+            )
+        lines += [f"not included (may have changed a kept value): {src}" for src in self.skipped_mutations]
+        lines += [f"not included (needs IPython): {src}" for src in self.skipped_ipython]
+        lines += [f"cell {n} is not valid Python and was skipped" for n in self.unparsable_cells]
+        return lines
+
+
+def export_notebook(nb_path: str | Path, out_path: str | Path | None = None) -> str:
+    """Write a standalone server script from a notebook's code cells; returns its source.
+
+    Prints (warns) what could not be included. ``out_path`` defaults to the notebook's name
+    with ``_server.py``.
+    """
+    import nbformat
+
+    nb = nbformat.read(str(nb_path), as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    out_path = out_path or Path(nb_path).with_name(Path(nb_path).stem + "_server.py")
+    return export_source(cells, out_path, origin=str(nb_path))
+
+
+def export_kernel_history(out_path: str | Path) -> str:
+    """Export from the current kernel's input history (``In``): what ``%mcp export`` uses."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        raise RuntimeError(
+            "export_kernel_history() needs a running IPython kernel; use export_notebook(path)."
+        )
+    history = [cell for cell in shell.user_ns.get("In", []) if cell]
+    return export_source(history, out_path, origin="this kernel's input history (In)")
+
+
+def export_source(cells: Sequence[str], out_path: str | Path | None = None, *, origin: str = "cells") -> str:
+    """Build the script from cell sources; write it to ``out_path`` if given; return it."""
+    statements, report = _parse_cells(cells)
+    kept = _select(statements, report)
+    script = _render(kept, report, origin)
+    for line in report.warnings():
+        warnings.warn(f"mcp export: {line}", stacklevel=2)
+    if out_path is not None:
+        Path(out_path).write_text(script, encoding="utf-8")
+    return script
+
+
+# -- parsing --------------------------------------------------------------------------------------
+
+
+def _parse_cells(cells: Sequence[str]) -> tuple[list[Statement], ExportReport]:
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    transformer = TransformerManager()
+    report = ExportReport()
+    statements: list[Statement] = []
+    for number, cell in enumerate(cells, start=1):
+        try:
+            tree = ast.parse(transformer.transform_cell(cell))
+        except SyntaxError:
+            report.unparsable_cells.append(number)
+            continue
+        code = transformer.transform_cell(cell)
+        for node in tree.body:
+            source = ast.get_source_segment(code, node) or ast.unparse(node)
+            statements.append(Statement(node, source, number, _defined_names(node), _used_names(node)))
+    return statements, report
+
+
+def _defined_names(node: ast.stmt) -> set[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {node.name}
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return {(alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name != "*"}
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+        targets = [node.target]
+    elif isinstance(node, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
+        targets = [node.target] if isinstance(node, ast.For | ast.AsyncFor) else []
+        targets += [i.optional_vars for i in getattr(node, "items", []) if i.optional_vars is not None]
+    names: set[str] = set()
+    for target in targets:
+        names |= {
+            _base_name(t) for t in ast.walk(target) if isinstance(t, ast.Name | ast.Attribute | ast.Subscript)
+        }
+    names.discard("")
+    return names
+
+
+def _base_name(node: ast.expr) -> str:
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _used_names(node: ast.stmt) -> set[str]:
+    """Names a statement reads from the module namespace (locals of functions excluded)."""
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    local: set[str] = set()
+    for fn in (
+        n for n in ast.walk(node) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ):
+        args = fn.args
+        local |= {
+            a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a
+        }
+        local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return (loaded - local) - set(dir(builtins))
+
+
+def _needs_ipython(statement: Statement) -> bool:
+    return "get_ipython" in statement.uses
+
+
+def _is_served_def(statement: Statement) -> bool:
+    node = statement.node
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in DECORATOR_NAMES:
+            return True
+    return False
+
+
+def _is_package_import(statement: Statement) -> bool:
+    node = statement.node
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] == PACKAGE for alias in node.names)
+    return isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == PACKAGE
+
+
+# -- selection ------------------------------------------------------------------------------------
+
+
+def _select(statements: list[Statement], report: ExportReport) -> list[Statement]:
+    served = _last_served_definitions(statements)
+    report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
+    kept: set[int] = {id(s) for s in served}
+    kept |= {id(s) for s in statements if _is_package_import(s)}
+    needed = _closure(statements, served, kept, report)
+    _report_mutations(statements, kept, needed, report)
+    return [s for s in statements if id(s) in kept]
+
+
+def _last_served_definitions(statements: list[Statement]) -> list[Statement]:
+    last: dict[str, Statement] = {}
+    for statement in statements:
+        if _is_served_def(statement):
+            last.pop(statement.node.name, None)  # type: ignore[attr-defined]
+            last[statement.node.name] = statement  # type: ignore[attr-defined]
+    return list(last.values())
+
+
+def _closure(
+    statements: list[Statement], roots: Iterable[Statement], kept: set[int], report: ExportReport
+) -> set[str]:
+    """Keep every statement defining a needed name, transitively; return the needed names."""
+    served_ids = {id(s) for s in roots}
+    pending = [(name, s.node.name) for s in roots for name in s.uses]  # type: ignore[attr-defined]
+    needed: set[str] = set()
+    while pending:
+        name, user = pending.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        definers = [
+            s for s in statements if name in s.defines and (id(s) in served_ids or not _is_served_def(s))
+        ]
+        usable = [s for s in definers if not _needs_ipython(s)]
+        report.skipped_ipython += [
+            s.source for s in definers if _needs_ipython(s) and s.source not in report.skipped_ipython
+        ]
+        if not usable:
+            report.missing.setdefault(name, []).append(user)
+            continue
+        for statement in usable:
+            if id(statement) not in kept:
+                kept.add(id(statement))
+                pending += [(used, name) for used in statement.uses]
+    return needed
+
+
+def _report_mutations(
+    statements: list[Statement], kept: set[int], needed: set[str], report: ExportReport
+) -> None:
+    for statement in statements:
+        if id(statement) in kept or not isinstance(statement.node, ast.Expr) or _needs_ipython(statement):
+            continue
+        node = statement.node.value
+        is_method_call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        if is_method_call and _base_name(node.func) in needed and _base_name(node.func) != "mj":
+            report.skipped_mutations.append(statement.source)
+
+
+# -- rendering ------------------------------------------------------------------------------------
+
+HEADER = '''"""MCP server exported from {origin} by mcp-jupyter.
+
+Run over stdio:            python {script}
+Run over Streamable HTTP:  python {script} --http --port 8000   (token from $MCP_JUPYTER_TOKEN, or printed)
+
+Serves: {served}
+"""
+'''
+
+FOOTER = """
+
+if __name__ == "__main__":
+    from mcp_jupyter.serve.standalone import main
+
+    main()
+"""
+
+
+def _render(kept: list[Statement], report: ExportReport, origin: str) -> str:
+    parts = [HEADER.format(origin=origin, script="server.py", served=", ".join(report.served) or "(nothing)")]
+    notes = report.warnings()
+    if notes:
+        parts.append(
+            "# WARNING: this export is incomplete:\n" + "\n".join(f"#   {line}" for line in notes) + "\n"
+        )
+    if not any(_is_package_import(s) for s in kept):
+        parts.append("import mcp_jupyter as mj\n")
+    cell = None
+    for statement in kept:
+        if statement.cell != cell:
+            cell = statement.cell
+            parts.append(f"\n# --- from cell {cell}")
+        parts.append(statement.source)
+    parts.append(FOOTER)
+    return "\n".join(parts)

@@ -1,0 +1,294 @@
+"""The kernel's MCP server and the ``@tool`` / ``@resource`` / ``@prompt`` decorators.
+
+:class:`NotebookServer` is an SDK ``MCPServer`` (so ``mj.connect("self", mj.server)`` and every
+SDK transport accept it) with what a notebook needs on top:
+
+- schemas come from type hints and docstrings, by the SDK, exactly as for any ``MCPServer``;
+- redefining a decorated function in a later cell replaces the registration and tells connected
+  clients (``notifications/*/list_changed`` for handshake-era clients, ``subscriptions/listen``
+  events for 2026-07-28 clients);
+- functions run on the kernel's main thread between cells (see :mod:`.kernel_thread`);
+- printed output, pandas results and exceptions are turned into proper results (see :mod:`.results`).
+
+Tools can take a ``Context`` (``ctx: Context``) for ``await ctx.report_progress(...)`` and
+``await ctx.info(...)``. For elicitation and sampling that work with both handshake-era and
+2026-07-28 clients, use the SDK's resolvers: ``Annotated[T, Resolve(fn)]`` where ``fn`` returns
+``Elicit(...)`` or ``Sample(...)``; the SDK sends a request mid-call to older clients and an
+``input_required`` result to newer ones.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import functools
+import logging
+import threading
+import traceback
+from collections import deque
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from mcp.server.lowlevel import NotificationOptions
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.shared.exceptions import MCPError
+from mcp_types import ToolAnnotations
+
+from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop
+from .notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
+from .results import (
+    append_printed,
+    error_result,
+    is_dataframe,
+    is_series,
+    pandas_result,
+    schema_friendly_signature,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_NAME = "notebook"
+INSTRUCTIONS = "Tools, resources and prompts defined live in a Jupyter notebook."
+
+# Printed output of the tool call in flight, collected by the function wrapper and appended to the
+# result by the tools/call middleware (the one place that sees the final result).
+_printed: ContextVar[list[str] | None] = ContextVar("mcp_jupyter_printed", default=None)
+
+
+@dataclass(frozen=True)
+class ServedError:
+    """A served function that raised: what the client saw, and the traceback it did not."""
+
+    name: str
+    kind: str
+    message: str
+    traceback: str
+    when: dt.datetime
+
+
+@contextlib.contextmanager
+def _root_logging_untouched():
+    """MCPServer() calls logging.basicConfig; in a kernel that would echo SDK logs into cells."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+
+
+class NotebookServer(MCPServer):
+    """The kernel's MCP server: an ``MCPServer`` whose functions live in the notebook."""
+
+    def __init__(self, name: str = DEFAULT_NAME, *, instructions: str = INSTRUCTIONS) -> None:
+        self.bus = ThreadSafeSubscriptionBus()
+        self.connections = ConnectionTracker()
+        self.errors: deque[ServedError] = deque(maxlen=50)
+        self.executor = MainThreadExecutor(kernel_main_loop())
+        self._registry_lock = threading.Lock()
+        with _root_logging_untouched():
+            super().__init__(
+                name,
+                instructions=instructions,
+                subscriptions=self.bus,
+                middleware=[self._observe_request],
+                warn_on_duplicate_tools=False,
+                warn_on_duplicate_prompts=False,
+                warn_on_duplicate_resources=False,
+            )
+        self._advertise_list_changed()
+
+    def _advertise_list_changed(self) -> None:
+        """Handshake-era clients only expect list_changed when the capability says so."""
+        # The low-level server is reached the same way the SDK's own in-process Client reaches it.
+        low = self._lowlevel_server
+        build = low.create_initialization_options
+        changes = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
+
+        def with_list_changed(
+            notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any
+        ):
+            return build(notification_options or changes, *args, **kwargs)
+
+        low.create_initialization_options = with_list_changed  # type: ignore[method-assign]
+
+    async def _observe_request(self, ctx: Any, call_next: Callable[[Any], Any]) -> Any:
+        self.connections.remember(ctx.session)
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        printed: list[str] = []
+        token = _printed.set(printed)
+        try:
+            result = await call_next(ctx)
+        finally:
+            _printed.reset(token)
+        append_printed(result, "".join(printed))
+        return result
+
+    # -- registration ---------------------------------------------------------------------------
+
+    def register_tool(
+        self,
+        fn: F,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | dict[str, Any] | None = None,
+        icons: list[Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> F:
+        """Serve ``fn`` as a tool, replacing an earlier tool of the same name."""
+        if isinstance(annotations, dict):
+            annotations = ToolAnnotations(**annotations)
+        tool_name = name or fn.__name__
+        with self._registry_lock:
+            if self._tool_manager.get_tool(tool_name) is not None:
+                self.remove_tool(tool_name)
+            self.add_tool(
+                self._served(fn, tool_name, "tool"),
+                name=tool_name,
+                title=title,
+                description=description,
+                annotations=annotations,
+                icons=icons,
+                meta=meta,
+                structured_output=structured_output,
+            )
+        self.notify_list_changed("tools")
+        return fn
+
+    def register_resource(self, uri: str, fn: F, **options: Any) -> F:
+        """Serve ``fn`` as the resource (or resource template) ``uri``, replacing an earlier one."""
+        with self._registry_lock:
+            # Static resources are kept on a duplicate URI by the SDK; templates are overwritten.
+            self._resource_manager._resources.pop(uri, None)
+            self.resource(uri, **options)(self._served(fn, options.get("name") or fn.__name__, "resource"))
+        self.notify_list_changed("resources")
+        return fn
+
+    def register_prompt(self, fn: F, *, name: str | None = None, **options: Any) -> F:
+        """Serve ``fn`` as a prompt, replacing an earlier prompt of the same name."""
+        prompt_name = name or fn.__name__
+        with self._registry_lock:
+            with contextlib.suppress(ValueError, KeyError):
+                self.remove_prompt(prompt_name)
+            self.prompt(name=prompt_name, **options)(self._served(fn, prompt_name, "prompt"))
+        self.notify_list_changed("prompts")
+        return fn
+
+    def notify_list_changed(self, kind: ListKind) -> None:
+        """Tell every connected client (any era, any thread) that ``kind`` changed."""
+        self.connections.notify(kind)
+        self.bus.publish_threadsafe(list_changed_event(kind))
+
+    # -- execution ------------------------------------------------------------------------------
+
+    def _served(self, fn: Callable[..., Any], name: str, kind: str) -> Callable[..., Any]:
+        """An async stand-in for ``fn`` (same signature, so the same schema) that runs it safely."""
+        executor = self.executor
+
+        @functools.wraps(fn)
+        async def served(**kwargs: Any) -> Any:
+            output = ToolOutput()
+            try:
+                value = await executor.run(fn, kwargs, output)
+            except MCPError:
+                raise
+            except (Exception, KeyboardInterrupt) as exc:
+                self._record_error(name, kind, exc)
+                return self._failed(kind, exc, output)
+            return self._succeeded(kind, value, output)
+
+        signature = schema_friendly_signature(fn)
+        if signature is not None:
+            served.__signature__ = signature  # type: ignore[attr-defined]
+        return served
+
+    def _succeeded(self, kind: str, value: Any, output: ToolOutput) -> Any:
+        if kind != "tool":
+            return value.to_json(orient="records") if is_dataframe(value) or is_series(value) else value
+        self._collect_printed(output)
+        return pandas_result(value) if is_dataframe(value) or is_series(value) else value
+
+    def _failed(self, kind: str, exc: BaseException, output: ToolOutput) -> Any:
+        if kind == "tool":
+            self._collect_printed(output)
+            return error_result(exc)
+        text = error_result(exc).content[0].text  # type: ignore[union-attr]
+        raise ResourceError(text) if kind == "resource" else ValueError(text)
+
+    @staticmethod
+    def _collect_printed(output: ToolOutput) -> None:
+        bucket = _printed.get()
+        if bucket is not None and output.text:
+            bucket.append(output.text)
+
+    def _record_error(self, name: str, kind: str, exc: BaseException) -> None:
+        self.errors.append(
+            ServedError(
+                name=name,
+                kind=kind,
+                message=f"{type(exc).__name__}: {exc}",
+                traceback="".join(traceback.format_exception(exc)),
+                when=dt.datetime.now(),
+            )
+        )
+
+
+_server: NotebookServer | None = None
+_server_lock = threading.Lock()
+
+
+def get_server() -> NotebookServer:
+    """The kernel's one notebook server, created on first use."""
+    global _server
+    with _server_lock:
+        if _server is None:
+            _server = NotebookServer()
+        return _server
+
+
+def tool(fn: Any = None, /, **options: Any) -> Any:
+    """Serve a notebook function as an MCP tool: ``@tool`` or ``@tool(name=..., title=..., annotations=...)``.
+
+    The input schema comes from the type hints, the description from the docstring; a
+    ``-> pd.DataFrame`` function returns records as structured content plus a text table.
+    Redefining the function in a later cell replaces the tool. Returns the function unchanged.
+    """
+    if isinstance(fn, str):  # @tool("name")
+        options.setdefault("name", fn)
+        fn = None
+
+    def register(f: F) -> F:
+        return get_server().register_tool(f, **options)
+
+    return register(fn) if fn is not None else register
+
+
+def resource(uri: str, /, **options: Any) -> Callable[[F], F]:
+    """Serve a notebook function as the resource ``uri`` (a template when it has ``{params}``)."""
+    if callable(uri):
+        raise TypeError('@resource needs a URI: write @mj.resource("data://name") above the function.')
+
+    def register(f: F) -> F:
+        return get_server().register_resource(uri, f, **options)
+
+    return register
+
+
+def prompt(fn: Any = None, /, **options: Any) -> Any:
+    """Serve a notebook function as an MCP prompt: ``@prompt`` or ``@prompt(name=..., title=...)``."""
+    if isinstance(fn, str):
+        options.setdefault("name", fn)
+        fn = None
+
+    def register(f: F) -> F:
+        return get_server().register_prompt(f, **options)
+
+    return register(fn) if fn is not None else register
