@@ -6,7 +6,7 @@ Fixtures
 ``everything_cmd``  argv to run it over stdio: ``["node", everything_js, "stdio"]``
 ``everything_http`` URL of a fresh everything server over Streamable HTTP: ``http://127.0.0.1:PORT/mcp``
 ``demo_cmd``        argv to run the bundled demo server over stdio: ``[sys.executable, "-m", "mcp_jupyter.demo"]``
-``run_notebook``    ``run_notebook(path_or_nb, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
+``run_notebook``    ``run_notebook(path_or_nb_or_sources, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
 """
 
 from __future__ import annotations
@@ -158,14 +158,18 @@ def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
     """Return ``run_notebook(path_or_nb, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``.
 
     Executes every cell in a real kernel with nbclient (widget state stored, as JupyterLab would) and
-    returns the executed notebook. ``path_or_nb`` is a path to an .ipynb or an ``nbformat`` notebook node;
-    a path runs in its own directory, a node in the test's tmp_path. A failing cell raises
+    returns the executed notebook. ``path_or_nb`` is a path to an .ipynb, an ``nbformat`` notebook node,
+    or a list of code-cell sources; a path runs in its own directory, the others in the test's tmp_path. A failing cell raises
     ``nbclient.exceptions.CellExecutionError`` unless ``allow_errors=True``.
     """
     import nbformat
     from nbclient import NotebookClient
 
     def run(path_or_nb, *, timeout: int = CELL_TIMEOUT, allow_errors: bool = False, cwd: Path | None = None):
+        if isinstance(path_or_nb, list):
+            path_or_nb = nbformat.v4.new_notebook(
+                cells=[nbformat.v4.new_code_cell(src) for src in path_or_nb]
+            )
         if isinstance(path_or_nb, (str, os.PathLike)):
             path = Path(path_or_nb)
             nb = nbformat.read(path, as_version=4)
@@ -181,7 +185,8 @@ def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
             store_widget_state=True,
             resources={"metadata": {"path": str(workdir)}},
         )
-        client.execute()
+        # A private IPYTHONDIR so the user's profile and startup files cannot change what the test sees.
+        client.execute(env={**os.environ, "IPYTHONDIR": str(tmp_path / "ipython")})
         return nb
 
     return run
