@@ -169,7 +169,7 @@ class Field:
             f"<div>⚠ {html.escape(truncate(m, ERROR_LIMIT))}</div>" for m in dict.fromkeys(messages)
         )
         if self._error_widget is None:
-            self._error_widget = W.HTML(_dom_classes=["mcpj-error"], layout=W.Layout(color="#c62828"))
+            self._error_widget = W.HTML(_dom_classes=["mcpj-error"])
             self.widget.children = (*self.widget.children, self._error_widget)
         self._error_widget.value = f'<div style="color:#c62828">{text}</div>'
         self._error_widget.layout.display = ""
