@@ -25,7 +25,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from .fields import DESCRIPTION_LIMIT, ERROR_LIMIT, TITLE_LIMIT, BuildContext, Field, build_field
+from .containers import build_field
+from .fields import DESCRIPTION_LIMIT, ERROR_LIMIT, TITLE_LIMIT, BuildContext, Field
 from .schema import MISSING, apply_defaults, iter_field_errors, make_validator, same_json, truncate
 
 
