@@ -105,15 +105,17 @@ def clean_base64(data_b64: Any) -> str | None:
 def media_html(mime: Any, data_b64: Any, *, where: str) -> Safe:
     """An ``<img>`` or ``<audio>`` for a whitelisted type within the size cap, else a summary."""
     kind = normalize_mime(mime)
-    compact = clean_base64(data_b64)
-    if compact is None:
-        return _notice(f"{kind or 'media'}: the data is not valid base64; not shown.", where)
-    size = base64_size(compact)
+    # Size first, from the length alone: a huge payload is never scanned, copied or decoded.
+    size = base64_size(data_b64) if isinstance(data_b64, str) else 0
     if size > MEDIA_LIMIT:
         return _notice(
             f"{kind or 'media'}: {human_size(size)} is over the {human_size(MEDIA_LIMIT)} display limit.",
             where,
         )
+    compact = clean_base64(data_b64)
+    if compact is None:
+        return _notice(f"{kind or 'media'}: the data is not valid base64; not shown.", where)
+    size = base64_size(compact)
     if kind in IMAGE_TYPES:
         return Safe(
             f'<img class="mcpj-img" alt="image ({esc(kind)}, {esc(human_size(size))})" '
@@ -125,17 +127,22 @@ def media_html(mime: Any, data_b64: Any, *, where: str) -> Safe:
 
 
 def binary_html(mime: str, data_b64: str, *, where: str) -> Safe:
-    """Size and a hex head of binary data; SVG and other text-like blobs as escaped source."""
-    compact = clean_base64(data_b64)
-    if compact is None:
+    """Size and a hex head of binary data; SVG and other text-like blobs as escaped source.
+
+    Only the head of the base64 text is checked and decoded, however large the blob is.
+    """
+    size = base64_size(data_b64) if isinstance(data_b64, str) else 0
+    text_like = mime in ACTIVE_TYPES or mime.startswith("text/")
+    head_chars = 40_000 if text_like else (HEX_HEAD // 3 + 1) * 4
+    head_b64 = clean_base64(_base64_head(data_b64, head_chars))
+    if head_b64 is None:
         return _notice(f"{mime or 'binary'}: the data is not valid base64; not shown.", where)
-    size = base64_size(compact)
-    if mime in ACTIVE_TYPES or mime.startswith("text/"):
-        head = base64.b64decode(compact[: (min(len(compact), 40_000) // 4) * 4])
-        text = head.decode("utf-8", errors="replace")
-        return Safe(_source_note(mime) + pre(text, where=where, limit=20_000))
-    head = base64.b64decode(compact[: (HEX_HEAD // 3 + 1) * 4])[:HEX_HEAD]
-    hex_head = " ".join(f"{b:02x}" for b in head)
+    head = base64.b64decode(head_b64)
+    if text_like:
+        return Safe(
+            _source_note(mime) + pre(head.decode("utf-8", errors="replace"), where=where, limit=20_000)
+        )
+    hex_head = " ".join(f"{b:02x}" for b in head[:HEX_HEAD])
     more = " …" if size > HEX_HEAD else ""
     label = f"{mime or 'binary'}, {human_size(size)}"
     return Safe(
@@ -143,6 +150,14 @@ def binary_html(mime: str, data_b64: str, *, where: str) -> Safe:
         f"{pre(hex_head + more, cls='mcpj-hex')}"
         f'<div class="mcpj-note">Bytes in Python: <code>{esc(where)}</code></div>'
     )
+
+
+def _base64_head(data_b64: Any, chars: int) -> Any:
+    """The first ``chars`` base64 characters (whole 4-character groups), whitespace removed."""
+    if not isinstance(data_b64, str):
+        return data_b64
+    compact = "".join(data_b64[: chars * 2].split())[:chars]
+    return compact if len(compact) < chars else compact[: chars - chars % 4]
 
 
 def _notice(message: str, where: str) -> Safe:

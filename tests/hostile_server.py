@@ -1,0 +1,176 @@
+"""A deliberately hostile MCP server: every string it sends tries to run script in the notebook.
+
+Names, titles, descriptions, annotations, schemas, results, MIME types, URIs, prompts, log
+messages, instructions and stderr carry HTML/JS/SVG payloads, ``javascript:`` URLs, control
+characters, ANSI escapes and megabyte strings. The display layer must show all of it as inert
+text. Run over stdio with ``python tests/hostile_server.py``; import :func:`create_server` for an
+in-process copy. Every payload that fires calls ``alert``/``confirm``/``prompt`` or sets
+``window.__pwned`` so a browser test can see it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts.base import Prompt
+from mcp.server.mcpserver.resources.types import BinaryResource, TextResource
+from mcp_types import (
+    AudioContent,
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    ImageContent,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+    ToolAnnotations,
+)
+
+SCRIPT = "<script>window.__pwned='script';alert(1)</script>"
+IMG = "<img src=x onerror=\"window.__pwned='img';alert(1)\">"
+SVG = "<svg onload=\"window.__pwned='svg';alert(1)\"><circle r=5 /></svg>"
+JS_URL = "javascript:window.__pwned='url';alert(1)"
+ATTR_BREAK = '"><img src=x onerror=alert(1)>'
+CONTROL = "bell\x07 null\x00 esc\x1b[31mRED\x1b[0m bidi\u202egnp.exe backspace\x08"
+MEGABYTE = "A" * 1_048_576
+
+#: Every short payload, joined: what a hostile string looks like in this server.
+ALL = f"{SCRIPT} {IMG} {SVG} {JS_URL} {ATTR_BREAK} {CONTROL}"
+
+SVG_B64 = base64.b64encode(SVG.encode()).decode()
+HTML_B64 = base64.b64encode(f"<html><body>{SCRIPT}{IMG}</body></html>".encode()).decode()
+PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
+
+
+def _payload_blocks() -> list[Any]:
+    """One content block of each kind, each one hostile in a different way."""
+    return [
+        TextContent(
+            type="text", text=ALL, annotations={"audience": ["user"], "priority": 1, "lastModified": SCRIPT}
+        ),
+        TextContent(type="text", text=MEGABYTE + SCRIPT),
+        ImageContent(type="image", data=SVG_B64, mime_type="image/svg+xml"),
+        ImageContent(type="image", data=PNG_1PX, mime_type='image/png" onerror="alert(1)'),
+        ImageContent(type="image", data=ATTR_BREAK, mime_type="image/png"),
+        ImageContent(type="image", data="A" * 8_000_000, mime_type="image/png"),
+        AudioContent(type="audio", data=HTML_B64, mime_type='audio/wav"><script>alert(1)</script>'),
+        ResourceLink(
+            type="resource_link", uri=JS_URL, name=IMG, title=SCRIPT, description=SVG, mime_type="text/html"
+        ),
+        EmbeddedResource(
+            type="resource",
+            resource=TextResourceContents(uri="hostile://page.html", mime_type="text/html", text=ALL),
+        ),
+        EmbeddedResource(
+            type="resource",
+            resource=BlobResourceContents(uri="hostile://logo.svg", mime_type="image/svg+xml", blob=SVG_B64),
+        ),
+    ]
+
+
+def create_server() -> MCPServer:
+    """A fresh hostile server."""
+    server = MCPServer(
+        name=f"hostile {IMG}",
+        title=SCRIPT,
+        version=f"1.0 {SVG}",
+        instructions=f"{ALL}\n{MEGABYTE}",
+    )
+
+    def payloads() -> CallToolResult:
+        """Every kind of content block, each carrying a payload."""
+        return CallToolResult(
+            content=_payload_blocks(),
+            structured_content={IMG: SCRIPT, "rows": [{SCRIPT: IMG, "n": 1}], "url": JS_URL},
+        )
+
+    def table_payloads() -> CallToolResult:
+        """Tabular structured content whose column names and cells are payloads."""
+        rows = [{SCRIPT: IMG, SVG: JS_URL, "ctl": CONTROL} for _ in range(3)]
+        return CallToolResult(content=[TextContent(type="text", text=SVG)], structured_content={"rows": rows})
+
+    def error_payload() -> CallToolResult:
+        """An isError result whose message is a payload."""
+        return CallToolResult(content=[TextContent(type="text", text=ALL)], is_error=True)
+
+    server.add_tool(
+        payloads,
+        name=f"payloads{IMG}",
+        title=SCRIPT,
+        description=f"{ALL}\n{MEGABYTE}",
+        annotations=ToolAnnotations(title=SVG, read_only_hint=True, destructive_hint=True),
+    )
+    server.add_tool(table_payloads, name="table_payloads", title=IMG, description=SCRIPT)
+    server.add_tool(error_payload, name="error_payload", description=SVG)
+    # A schema whose property names, descriptions and enums are payloads (listing only).
+    for tool in server._tool_manager.list_tools():
+        tool.parameters = {
+            "type": "object",
+            "properties": {
+                IMG: {"type": "string", "description": SCRIPT, "enum": [SVG, JS_URL]},
+                "ok": {"type": "integer", "description": CONTROL},
+            },
+            "$defs": {SCRIPT: {"description": IMG}},
+        }
+
+    server.add_resource(
+        TextResource(
+            uri="hostile://page.html",
+            name=IMG,
+            title=SCRIPT,
+            description=SVG,
+            mime_type="text/html",
+            text=ALL,
+        )
+    )
+    server.add_resource(
+        TextResource(
+            uri="hostile://huge.txt", name="huge.txt", mime_type="text/plain", text=MEGABYTE + SCRIPT
+        )
+    )
+    server.add_resource(
+        TextResource(
+            uri="hostile://data.json",
+            name="data.json",
+            mime_type="application/json",
+            text=json.dumps({IMG: JS_URL, "nested": [SCRIPT, {SVG: CONTROL}]}),
+        )
+    )
+    server.add_resource(
+        TextResource(
+            uri="hostile://data.csv",
+            name="data.csv",
+            mime_type="text/csv",
+            text=f"a,b\n{IMG.replace(',', ' ')},{JS_URL}\n",
+        )
+    )
+    server.add_resource(
+        BinaryResource(uri="hostile://logo.svg", name=SVG, mime_type="image/svg+xml", data=SVG.encode())
+    )
+    server.add_resource(
+        BinaryResource(
+            uri="hostile://blob.bin", name="blob.bin", mime_type=ATTR_BREAK, data=b"\x00\x01<script>"
+        )
+    )
+
+    def hostile_prompt(topic: str = SCRIPT) -> str:
+        """A prompt whose text is a payload."""
+        return f"{ALL} {topic}"
+
+    prompt = Prompt.from_function(hostile_prompt, name=f"prompt{IMG}", title=SCRIPT, description=SVG)
+    server.add_prompt(prompt)
+    return server
+
+
+def main() -> None:
+    """Run over stdio, after writing ANSI escapes and payloads to stderr (shown by ``%mcp stderr``)."""
+    print(f"\x1b[31mhostile server starting\x1b[0m {ALL}", file=sys.stderr, flush=True)
+    create_server().run("stdio")
+
+
+if __name__ == "__main__":
+    main()

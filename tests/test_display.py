@@ -1,0 +1,223 @@
+"""The display layer renders server data as inert, escaped HTML, by MIME type, with size caps.
+
+Results come from real servers (the hostile test server over stdio, the demo in-process) or are the
+API's own result classes built from SDK types, never mocks. "Inert" is checked by parsing the HTML:
+no script, SVG, event handler, link or foreign image can be in it, whatever the server sent.
+"""
+
+from __future__ import annotations
+
+import base64
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from mcp_types import CallToolResult, ImageContent, TextContent
+from mcp_types import Tool as SDKTool
+
+import mcp_jupyter as mj
+from mcp_jupyter.display import content, html, tables
+from mcp_jupyter.results import ResourceContent, ResourceResult, Tool, ToolResult
+
+HOSTILE = Path(__file__).with_name("hostile_server.py")
+SAFE_IMAGE_SRC = (
+    "data:image/png;base64,",
+    "data:image/jpeg;base64,",
+    "data:image/gif;base64,",
+    "data:image/webp;base64,",
+)
+OUR_TAGS = {
+    "div", "span", "pre", "code", "details", "summary", "table", "thead", "tbody", "tr", "th", "td",
+    "dl", "dt", "dd", "ul", "li", "img", "audio", "style",
+}  # fmt: skip
+OUR_ATTRS = {"class", "title", "open", "alt", "src", "controls", "preload"}
+
+
+class InertChecker(HTMLParser):
+    """Collects every way a piece of HTML could do something other than show text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.problems: list[str] = []
+        self.styles = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in OUR_TAGS:
+            self.problems.append(f"unexpected tag <{tag}>")
+        if tag == "style":
+            self.styles += 1
+        for name, value in attrs:
+            if name not in OUR_ATTRS:
+                self.problems.append(f"unexpected attribute {name}= on <{tag}>")
+            if name == "src" and tag == "img" and not (value or "").startswith(SAFE_IMAGE_SRC):
+                self.problems.append(f"image source {value[:60]!r}")
+            if name == "src" and tag == "audio" and not (value or "").startswith("data:audio/"):
+                self.problems.append(f"audio source {value[:60]!r}")
+
+
+def assert_inert(markup: str) -> None:
+    """Fail if ``markup`` has any tag, attribute or URL we do not generate ourselves."""
+    checker = InertChecker()
+    checker.feed(markup)
+    checker.close()
+    assert not checker.problems, checker.problems[:10]
+    assert checker.styles <= 1 or "<style>" in html.CSS  # only our own stylesheet
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """The hostile server over stdio (module-scoped: one process for all these tests)."""
+    sys.path.insert(0, str(HOSTILE.parent))
+    conn = mj.connect("hostile-display-test", [sys.executable, str(HOSTILE)])
+    yield conn
+    conn.close()
+
+
+def test_every_hostile_listing_renders_inert(hostile):
+    for markup in (
+        tables.tools_html(hostile.tools),
+        tables.resources_html(hostile.resources),
+        tables.templates_html(hostile.resource_templates),
+        tables.prompts_html(hostile.prompts),
+        tables.connection_html(hostile),
+        *(tables.tool_html(t) for t in hostile.tools),
+        *(tables.prompt_html(p) for p in hostile.prompts),
+    ):
+        assert_inert(markup)
+    # the payloads are visible as text, escaped
+    assert "&lt;script&gt;" in tables.tools_html(hostile.tools)
+
+
+def test_every_hostile_result_renders_inert(hostile):
+    for tool in hostile.tools:
+        assert_inert(content.tool_result_html(hostile.call(tool.name)))
+    for resource in hostile.resources:
+        assert_inert(content.resource_result_html(hostile.read(resource.uri)))
+    for prompt in hostile.prompts:
+        assert_inert(content.prompt_result_html(hostile.prompt(prompt.name)))
+    assert_inert(tables.history_html(hostile.history))
+    assert_inert(tables.logs_html(hostile.logs))
+
+
+def test_hostile_payload_result_shows_payloads_as_text_and_caps_sizes(hostile):
+    tool = next(t for t in hostile.tools if t.name.startswith("payloads"))
+    result = hostile.call(tool.name)
+    markup = content.tool_result_html(result)
+    # SVG served as an "image" is shown as source, never as an <img> or inline <svg>
+    assert "image/svg+xml" in markup and "<svg" not in markup
+    # the megabyte text is cut, and the note says where the full value is
+    assert len(markup) < 200_000
+    assert "result.content[1].text" in markup
+    assert len(result.content[1].text) > 1_000_000
+    # an image over the size cap is not embedded; broken base64 is refused
+    assert "display limit" in markup and "not valid base64" in markup
+    # control characters and ANSI escapes are spelled out, not passed through
+    assert "\x1b" not in markup and "\\x1b[31m" in markup and "\\u202e" in markup
+
+
+def test_escape_makes_controls_visible_and_quotes_safe():
+    assert html.esc('<a href="x">\x1b[1m') == "&lt;a href=&quot;x&quot;&gt;\\x1b[1m"
+    assert html.esc(html.Safe("<b>")) == "<b>"
+    kept, dropped = html.truncate("abcdef", 4)
+    assert (kept, dropped) == ("abcd", 2)
+
+
+def test_json_tree_is_collapsible_and_bounded():
+    tree = html.json_tree({"a": [1, 2, {"b": "<i>"}], "n": None})
+    assert tree.count("<details") == 3 and "&lt;i&gt;" in tree
+    wide = html.json_tree(list(range(5000)))
+    assert "more not shown" in wide and wide.count("mcpj-leaf") == html.TREE_ITEMS
+
+
+def test_media_whitelist_and_caps():
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"0" * 10).decode()
+    assert '<img class="mcpj-img"' in content.media_html("image/png", png, where="r")
+    assert "<img" not in content.media_html("image/svg+xml", png, where="r")
+    assert "<audio controls" in content.media_html("audio/wav", png, where="r")
+    assert "<audio" not in content.media_html("audio/x-unknown", png, where="r")
+    big = "A" * (content.MEDIA_LIMIT * 4 // 3 + 8)
+    assert "display limit" in content.media_html("image/png", big, where="r")
+    assert "not valid base64" in content.media_html("image/png", '"><script>', where="r")
+
+
+def test_structured_content_table_and_schema_mismatch():
+    sdk_tool = SDKTool(
+        name="t",
+        input_schema={"type": "object"},
+        output_schema={"type": "object", "properties": {"rows": {"type": "array"}}, "required": ["total"]},
+    )
+    raw = CallToolResult(
+        content=[TextContent(type="text", text="ok")], structured_content={"rows": [{"a": 1, "b": "<x>"}]}
+    )
+    result = ToolResult.from_sdk(raw, Tool.from_sdk(sdk_tool))
+    markup = content.tool_result_html(result)
+    assert "<table" in markup and "&lt;x&gt;" in markup
+    assert "does not match outputSchema" in markup and "total" in markup
+    assert_inert(markup)
+
+
+def test_error_result_is_marked():
+    raw = CallToolResult(content=[TextContent(type="text", text="boom")], is_error=True)
+    markup = content.tool_result_html(ToolResult.from_sdk(raw))
+    assert "mcpj-error" in markup and "isError" in markup
+
+
+def test_image_block_from_sdk_renders_as_data_uri():
+    png = base64.b64encode(b"\x89PNG....").decode()
+    raw = CallToolResult(content=[ImageContent(type="image", data=png, mime_type="image/png")])
+    assert f"data:image/png;base64,{png}" in content.tool_result_html(ToolResult.from_sdk(raw))
+
+
+@pytest.mark.parametrize(
+    ("mime", "text", "expected"),
+    [
+        ("text/csv", "a,b\n1,<b>\n", "<table"),
+        ("application/json", '{"k": [1, 2]}', "<details"),
+        ("text/html", "<script>alert(1)</script>", "shown as source"),
+        ("text/plain", "hello", "<pre"),
+    ],
+)
+def test_resource_contents_by_mime_type(mime, text, expected):
+    result = ResourceResult("x://r", [ResourceContent("x://r", mime, text)])
+    markup = content.resource_result_html(result)
+    assert expected in markup
+    assert_inert(markup)
+
+
+def test_binary_resource_shows_size_and_hex_head():
+    blob = base64.b64encode(bytes(range(100))).decode()
+    result = ResourceResult("x://b", [ResourceContent("x://b", "application/octet-stream", None, blob)])
+    markup = content.resource_result_html(result)
+    assert "100 B" in markup and "00 01 02 03" in markup
+
+
+def test_demo_server_listings_and_card_in_process():
+    import mcp_jupyter.demo
+
+    conn = mj.connect("display-demo", mcp_jupyter.demo.create_server())
+    try:
+        assert "read-only" in tables.tools_html(conn.tools)
+        card = tables.connection_html(conn)
+        assert "mcp-jupyter-demo" in card or "demo" in card
+        assert "<table" in content.resource_result_html(conn.read("demo://data.csv"))
+        frame = tables.servers_frame({"display-demo": conn})
+        assert frame.loc[0, "status"] == "connected" and frame.loc[0, "tools"] > 0
+    finally:
+        conn.close()
+    # a closed connection still gets a card (the API raises for its server facts)
+    assert "closed" in tables.connection_html(conn)
+
+
+def test_formatters_are_registered_by_class_name():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from mcp_jupyter.display.formatters import FORMATTERS, register_formatters
+
+    shell = InteractiveShell.instance()
+    register_formatters(shell)
+    html_formatter = shell.display_formatter.formatters["text/html"]
+    for module, name, _ in FORMATTERS:
+        assert (module, name) in html_formatter.deferred_printers
+        cls = getattr(__import__(module, fromlist=[name]), name)
+        assert cls.__module__ == module  # the API defines it where we registered it
