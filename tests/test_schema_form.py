@@ -389,6 +389,13 @@ def test_hostile_schema_shapes_do_not_crash() -> None:
         {"oneOf": []},
         {"anyOf": [{"type": "null"}]},
         {"type": "object", "$schema": "https://evil.example/meta", "properties": {"a": {"type": "integer"}}},
+        {"type": "object", "properties": ["a"], "required": "a"},
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string", "minLength": "x", "enum": "nope", "oneOf": 3}},
+        },
+        {"type": "object", "properties": {"a": {"type": "array", "items": "str", "default": 5}}},
+        {"type": "object", "properties": {"a": {"type": "integer", "default": "seven", "title": 7}}},
     ]:
         form = SchemaForm(schema)
         assert isinstance(form.validate(), list)

@@ -46,7 +46,7 @@ class ObjectField(Field):
     kind = "object"
 
     def build(self) -> list[W.Widget]:
-        properties = self.schema.get("properties") or {}
+        properties = self.schema.get("properties") if isinstance(self.schema.get("properties"), dict) else {}
         required = self.schema.get("required") if isinstance(self.schema.get("required"), list) else []
         self.fields: dict[str, Field] = {}
         for prop_name, prop_schema in properties.items():

@@ -384,7 +384,11 @@ def iter_field_errors(validator: Draft202012Validator, value: Any) -> Iterator[t
     try:
         errors = list(validator.iter_errors(value))
     except Exception as exc:  # an unresolvable local anchor or a bad pattern in the schema
-        errors = [ValidationError(f"the schema itself cannot be checked: {truncate(str(exc), 300)}")]
+        errors = [
+            ValidationError(
+                f"the schema itself cannot be checked: {truncate(str(exc), 300)}", validator="schema"
+            )
+        ]
     for error in errors:
         specific = best_match([error]) if error.context else error
         path = list(specific.absolute_path)
