@@ -62,6 +62,8 @@ def assert_inert(markup: str) -> None:
     checker.feed(markup)
     checker.close()
     assert not checker.problems, checker.problems[:10]
+    # our own markup is never escaped a second time (it would show up as tag soup)
+    assert "&lt;div class=&quot;mcpj" not in markup and "&lt;details" not in markup
     assert checker.styles <= 1 or "<style>" in html.CSS  # only our own stylesheet
 
 

@@ -164,8 +164,10 @@ def _notice(message: str, where: str) -> Safe:
     return Safe(f'<div class="mcpj-note">{esc(message)} Data in Python: <code>{esc(where)}</code>.</div>')
 
 
-def _source_note(mime: str) -> str:
-    return f'<div class="mcpj-note">{esc(mime)} from the server, shown as source (never rendered).</div>'
+def _source_note(mime: str) -> Safe:
+    return Safe(
+        f'<div class="mcpj-note">{esc(mime)} from the server, shown as source (never rendered).</div>'
+    )
 
 
 # ---------------------------------------------------------------- text by MIME type
@@ -185,7 +187,7 @@ def text_html(text: Any, mime: Any = None, *, where: str) -> Safe:
         frame = _csv_frame(text)
         if frame is not None:
             return dataframe_html(frame)
-    note = _source_note(kind) if kind in ACTIVE_TYPES else ""
+    note = _source_note(kind) if kind in ACTIVE_TYPES else Safe("")
     return Safe(note + pre(text, where=where))
 
 
@@ -317,7 +319,7 @@ def structured_html(value: Any, *, where: str) -> Safe:
     for row in rows:
         columns.extend(str(k) for k in row if str(k) not in columns)
     body = table(columns, ([row.get(c) for c in columns] for row in rows), limit=ROW_LIMIT)
-    caption = f'<div class="mcpj-muted">{short(label, 120)} ({len(rows)} rows)</div>' if label else ""
+    caption = Safe(f'<div class="mcpj-muted">{short(label, 120)} ({len(rows)} rows)</div>' if label else "")
     return Safe(caption + body)
 
 

@@ -36,9 +36,19 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class Safe(str):
-    """A string of HTML that we built ourselves from escaped parts; builders insert it as is."""
+    """A string of HTML that we built ourselves from escaped parts; builders insert it as is.
+
+    Concatenation keeps the mark and escapes a plain (untrusted) operand, so ``safe + text``
+    is always safe and never double-escaped later.
+    """
 
     __slots__ = ()
+
+    def __add__(self, other: str) -> Safe:
+        return Safe(str.__add__(self, esc(other)))
+
+    def __radd__(self, other: str) -> Safe:
+        return Safe(str.__add__(esc(other), self))
 
 
 def _visible_control(match: re.Match[str]) -> str:

@@ -237,10 +237,12 @@ def history_html(history: Any) -> Safe:
             )
         )
     body = table(["time", "direction", "kind", "method", "id", "duration", "size", "error"], rows)
-    note = ""
+    note = Safe("")
     if len(entries) > len(shown):
-        note = f'<div class="mcpj-note">Showing the last {len(shown)} of {len(entries)} messages.</div>'
-    hint = '<div class="mcpj-note">Full messages: <code>.entries[i].message</code>, <code>.to_json()</code>, <code>.to_dataframe()</code>.</div>'
+        note = Safe(f'<div class="mcpj-note">Showing the last {len(shown)} of {len(entries)} messages.</div>')
+    hint = Safe(
+        '<div class="mcpj-note">Full messages: <code>.entries[i].message</code>, <code>.to_json()</code>, <code>.to_dataframe()</code>.</div>'
+    )
     return card(f"protocol history: {len(entries)} messages", Safe(note + body + hint))
 
 

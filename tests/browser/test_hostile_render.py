@@ -1,0 +1,87 @@
+"""Everything a hostile server sends, rendered by the magics in a real JupyterLab, runs nothing.
+
+Outputs produced by running a cell are *trusted* in JupyterLab: their HTML is not sanitized and
+their scripts would run. So our escaping is the only defence, and this test proves it holds in a
+real browser: no dialog opened, no payload element exists, no payload code ran (the payloads set
+``window.__pwned``), the payloads are visible as text, and the notebook still runs the next cell.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .harness import cell, cell_output, collect_console_errors, dialogs, run_cell, wait_idle
+
+HOSTILE = Path(__file__).resolve().parent.parent / "hostile_server.py"
+
+CELLS = [
+    "%load_ext mcp_jupyter\n"
+    "import shlex, sys\n"
+    "import mcp_jupyter as mj\n"
+    f"HOSTILE = {str(HOSTILE)!r}\n"
+    "%mcp connect hostile {sys.executable} {HOSTILE}",
+    "%mcp tools hostile",
+    "%mcp resources hostile",
+    "%mcp prompts hostile",
+    "from IPython.display import display\n"
+    "conn = mj.get_connection('hostile')\n"
+    "for tool in conn.tools:\n"
+    "    display(tool)\n"
+    "    display(conn.call(tool.name))\n"
+    "for resource in conn.resources:\n"
+    "    display(resource)\n"
+    "    display(conn.read(resource.uri))\n"
+    "for prompt in conn.prompts:\n"
+    "    display(conn.prompt(prompt.name))",
+    "first = shlex.quote(conn.tools.keys()[0])\n%mcp call hostile {first}",
+    "%mcp call hostile '<img src=x onerror=alert(1)>'",
+    "%mcp stderr hostile",
+    "%mcp history hostile",
+    "%mcp info hostile",
+    "%mcp servers",
+    "print('still responsive', 40 + 2)",
+]
+
+OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea"
+
+
+INJECTED = ", ".join(
+    f"{OUTPUTS} {selector}"
+    for selector in (
+        "img[src='x']", "script", "[onerror]", "[onload]", "a[href^='javascript']", "iframe", "object", "embed",
+    )
+)  # fmt: skip
+
+
+def run_and_read(page, index: int) -> str:
+    """Run a cell, bring it into view (JupyterLab renders only visible cells) and check it for payloads."""
+    run_cell(page, index)
+    wait_idle(page)
+    cell(page, index).scroll_into_view_if_needed()
+    assert page.locator(INJECTED).count() == 0, f"payload element in the page after cell {index}"
+    sources = page.locator(f"{OUTPUTS} img").evaluate_all("els => els.map(e => e.getAttribute('src'))")
+    for source in sources:
+        assert source.startswith(("data:image/png;base64,", "data:image/jpeg;base64,")), source[:80]
+    return cell_output(page, index)
+
+
+@pytest.mark.browser
+def test_hostile_server_output_is_inert_in_jupyterlab(open_notebook):
+    page = open_notebook(CELLS)
+    outputs = [run_and_read(page, index) for index in range(len(CELLS))]
+
+    assert dialogs(page) == []
+    assert page.evaluate("() => window.__pwned === undefined"), page.evaluate("() => window.__pwned")
+    assert not [e for e in collect_console_errors(page) if "pwned" in e or "alert" in e]
+
+    # the payloads are shown as text, where a person can read them, and our own markup is not
+    assert "hostile" in outputs[0] and "<div class=" not in outputs[0]
+    assert "<img src=x onerror" in outputs[1]
+    assert "<script>" in outputs[4] and "<details" not in outputs[4]
+    assert "did you mean" in outputs[6]
+    assert "\\x1b[31m" in outputs[7]  # ANSI escapes from stderr are spelled out
+
+    # the page is still usable: the last cell ran and printed
+    assert "still responsive 42" in outputs[-1]
