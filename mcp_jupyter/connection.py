@@ -125,6 +125,8 @@ class Connection:
         self._subscriptions: dict[str, list[Callable]] = {}
         self._listeners: list[Callable[[str, Any], None]] = []
         self._validators: dict[str, Any] = {}
+        self._listen_scope: Any = None
+        self._listen_done: Any = None
         self.connected_at: float | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -146,7 +148,7 @@ class Connection:
         self.status = "connecting"
         self._closing = anyio.Event()
         try:
-            await runtime().task_group.start(self._own)
+            await runtime().start_service(self._own)
         except BaseException as exc:
             self.status = "failed"
             raise self._translate(exc, "connecting") from None
@@ -167,8 +169,11 @@ class Connection:
                         entered = True
                         scope.deadline = math.inf
                         self._on_connected(client, label)
+                        if self._modern:
+                            await self._restart_listener()
                         task_status.started()
                         await self._closing.wait()
+                        await self._stop_listener()
                 except BaseException as exc:
                     if entered:
                         self._mark_dead_if_open()
@@ -234,6 +239,9 @@ class Connection:
             elicitation_callback=_adapt_callback(self.elicitation_callback, arity=2),
             list_roots_callback=_adapt_callback(self.list_roots_callback, arity=1),
             client_info=Implementation(name="mcp-jupyter", version=__version__),
+            # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
+            # handshake-era servers do by default. conn.set_log_level() changes it.
+            log_level="info",
         )
 
     def _on_connected(self, client: Any, label: str) -> None:
@@ -624,12 +632,16 @@ class Connection:
         self._subscriptions.setdefault(uri, [])
         if callback is not None:
             self._subscriptions[uri].append(callback)
-        if first:
-            try:
+        if not first:
+            return
+        try:
+            if self._modern:
+                await self._restart_listener()
+            else:
                 await client.subscribe_resource(uri)
-            except BaseException as exc:
-                self._subscriptions.pop(uri, None)
-                raise self._translate(exc, f"subscribing to {uri!r}") from None
+        except BaseException as exc:
+            self._subscriptions.pop(uri, None)
+            raise self._translate(exc, f"subscribing to {uri!r}") from None
 
     def unsubscribe(self, uri: str) -> None:
         """Stop receiving updates of ``uri``."""
@@ -644,9 +656,63 @@ class Connection:
         if self._subscriptions.pop(uri, None) is None:
             return
         try:
-            await client.unsubscribe_resource(uri)
+            if self._modern:
+                await self._restart_listener()
+            else:
+                await client.unsubscribe_resource(uri)
         except BaseException as exc:
             raise self._translate(exc, f"unsubscribing from {uri!r}") from None
+
+    @property
+    def _modern(self) -> bool:
+        """True on 2026-07-28+ connections, where change events arrive on a ``subscriptions/listen`` stream."""
+        client = self._client
+        return client is not None and client.protocol_version.startswith("2026")
+
+    async def _stop_listener(self) -> None:
+        """Close the listen stream (in its own task) and wait until it is closed."""
+        import anyio
+
+        scope, done = self._listen_scope, self._listen_done
+        self._listen_scope = None
+        if scope is not None:
+            scope.cancel()
+            with anyio.move_on_after(5):
+                await done.wait()
+
+    async def _restart_listener(self) -> None:
+        """(Re)open the 2026-07-28 ``subscriptions/listen`` stream for list changes and subscribed URIs."""
+        await self._stop_listener()
+        caps = self.capabilities
+        flags = {
+            "tools_list_changed": bool((caps.get("tools") or {}).get("listChanged")),
+            "prompts_list_changed": bool((caps.get("prompts") or {}).get("listChanged")),
+            "resources_list_changed": bool((caps.get("resources") or {}).get("listChanged")),
+        }
+        if not (any(flags.values()) or self._subscriptions):
+            return
+        await runtime().start_service(self._listen, flags, list(self._subscriptions))
+
+    async def _listen(self, flags: dict, uris: list[str], *, task_status: Any) -> None:
+        import anyio
+
+        client = self._require_client()
+        self._listen_done = anyio.Event()
+        with anyio.CancelScope() as scope:
+            self._listen_scope = scope
+            try:
+                async with client.listen(**flags, resource_subscriptions=uris) as subscription:
+                    task_status.started()
+                    # The SDK also hands each event to the message handler as a notification,
+                    # which applies it (_on_message); draining here keeps the buffer empty.
+                    async for _event in subscription:
+                        pass
+            except Exception as exc:  # noqa: BLE001 - a lost stream must not take the connection down
+                self.warnings.append(f"change notifications stopped: {exc}")
+                if not task_status.started_:
+                    task_status.started()
+            finally:
+                self._listen_done.set()
 
     @property
     def subscriptions(self) -> list[str]:
@@ -771,7 +837,7 @@ class Connection:
             raise ValueError(f"log level must be one of {', '.join(levels)}, not {level!r}")
         client = self._require_client()
         if client.protocol_version.startswith("2026"):
-            client.session._log_level = level  # 2026-07-28: a per-request opt-in, stamped by the session
+            _stamp_log_level(client.session, level)
             return
         try:
             await client.set_logging_level(level)
@@ -801,6 +867,10 @@ class Connection:
         if method is None:
             return
         params = getattr(inner, "params", None)
+        await self._on_change(method, str(getattr(params, "uri", "")) or None, params)
+
+    async def _on_change(self, method: str, uri: str | None, params: Any) -> None:
+        """Apply a server notification (or 2026 listen event): drop stale caches, call listeners."""
         if method == "notifications/tools/list_changed":
             self._listings.pop("tools", None)
         elif method == "notifications/prompts/list_changed":
@@ -808,12 +878,11 @@ class Connection:
         elif method == "notifications/resources/list_changed":
             self._listings.pop("resources", None)
             self._listings.pop("resource_templates", None)
-        elif method == "notifications/resources/updated":
-            uri = str(getattr(params, "uri", ""))
+        elif method == "notifications/resources/updated" and uri:
             for callback in list(self._subscriptions.get(uri, [])):
                 await _run_listener(callback, uri)
         for listener in list(self._listeners):
-            await _run_listener(listener, method, params)
+            await _run_listener(listener, method, params if params is not None else {"uri": uri})
 
     # -- errors ----------------------------------------------------------------------------
     def _translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
@@ -849,6 +918,13 @@ def translate_error(
     where = f"server {name!r} ({conn.target})"
     tail = conn.stderr_tail()
     if isinstance(exc, MCPError):
+        if exc.code == _CONNECTION_CLOSED and doing == "connecting":
+            return E.ConnectionFailed(
+                f"{where} exited (or closed the connection) before completing the MCP handshake; "
+                "see its stderr below, fix the cause and connect again",
+                server=name,
+                stderr=tail,
+            )
         if exc.code == _CONNECTION_CLOSED:
             conn._mark_dead_if_open()
             if conn._closing is not None and conn.status == "dead":
@@ -977,6 +1053,29 @@ def _make_validator(schema: dict) -> Any:
         return cls(schema)
     except Exception:  # noqa: BLE001 - a server's broken schema must not block calls; the server decides
         return None
+
+
+def _stamp_log_level(session: Any, level: str) -> None:
+    """Opt every later request into log delivery at ``level`` (2026-07-28 logging is per request).
+
+    The SDK fixes its per-request ``_meta`` stamp at connect time, so the stamp is wrapped once
+    and reads the level from the session on each request.
+    """
+    from mcp_types import LOG_LEVEL_META_KEY
+
+    session._mcpj_log_level = level
+    if getattr(session, "_mcpj_stamp_wrapped", False):
+        return
+    inner = session._stamp
+
+    def stamp(data: dict, opts: Any) -> None:
+        inner(data, opts)
+        if data.get("method") not in ("initialize", "server/discover"):
+            meta = data.setdefault("params", {}).setdefault("_meta", {})
+            meta[LOG_LEVEL_META_KEY] = session._mcpj_log_level
+
+    session._stamp = stamp
+    session._mcpj_stamp_wrapped = True
 
 
 def _merge_args(arguments: Mapping[str, Any] | None, kwargs: dict) -> dict:

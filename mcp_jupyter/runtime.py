@@ -97,6 +97,15 @@ class Runtime:
             raise RuntimeError("the runtime is not running")
         return self._services
 
+    async def start_service(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Start a long-lived task on the loop (call this ON the loop) and wait until it is ready.
+
+        ``fn(*args, task_status=...)`` calls ``task_status.started(value)`` when ready; an error
+        before that is raised here. An error after it is logged, never allowed to take down the
+        runtime (and with it every other connection).
+        """
+        return await self.task_group.start(_guarded, fn, *args)
+
     def in_runtime_thread(self) -> bool:
         """True when called from the runtime's own thread (where blocking would deadlock)."""
         return self._thread_ident is not None and threading.get_ident() == self._thread_ident
@@ -166,6 +175,30 @@ class Runtime:
         except asyncio.CancelledError:
             future.cancel()
             raise
+
+
+class _Status:
+    """A task status that remembers whether the task said it started."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.started_ = False
+
+    def started(self, value: Any = None) -> None:
+        self.started_ = True
+        self.inner.started(value)
+
+
+async def _guarded(fn: Callable[..., Awaitable[Any]], *args: Any, task_status: Any) -> None:
+    status = _Status(task_status)
+    try:
+        await fn(*args, task_status=status)
+    except Exception:
+        if not status.started_:
+            raise
+        import logging
+
+        logging.getLogger("mcp_jupyter").exception("a background task of the mcp_jupyter runtime failed")
 
 
 async def _bounded(hook: Callable[[], Awaitable[None]], seconds: float) -> None:

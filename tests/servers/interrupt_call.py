@@ -1,0 +1,42 @@
+"""Start a long tool call, send SIGINT once the server is working on it, report how it ended.
+
+Prints JSON: {"interrupted": bool, "seconds": float, "progress_after": int}
+``progress_after`` counts progress notifications that arrived more than 0.3 s after the
+interrupt: 0 proves the server stopped working on the cancelled request.
+"""
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+import mcp_jupyter as mj
+
+conn = mj.connect("demo", [sys.executable, "-m", "mcp_jupyter.demo"])
+progress: list[float] = []
+
+
+def interrupt_when_running() -> None:
+    while not progress:
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+threading.Thread(target=interrupt_when_running, daemon=True).start()
+start = time.perf_counter()
+interrupted = False
+try:
+    conn.call(
+        "countdown", steps=600, delay=0.1, progress=lambda p, t, m: progress.append(time.perf_counter())
+    )
+except KeyboardInterrupt:
+    interrupted = True
+stopped = time.perf_counter()
+seconds = stopped - start
+time.sleep(1.5)
+late = [t for t in progress if t > stopped + 0.3]
+print(json.dumps({"interrupted": interrupted, "seconds": seconds, "progress_after": len(late)}))
+assert conn.call("add", a=1, b=2).structured == {"result": 3}  # the connection is still usable
+mj.disconnect_all()
