@@ -171,7 +171,7 @@ def test_garbage_on_stdout_is_reported_not_hung():
 
 def test_disconnect_leaves_no_child_process():
     before = _children()
-    conn = mj.connect("reaped", DEMO)
+    mj.connect("reaped", DEMO)
     spawned = _children() - before
     assert spawned, "the stdio server should be a child of this process"
     mj.disconnect("reaped")
