@@ -384,7 +384,7 @@ class Connection:
         try:
             for _ in range(_LIST_PAGE_CAP):
                 page = await fetch(cursor=cursor, cache_mode="refresh")
-                items.extend(wrap(x) for x in getattr(page, attr))
+                items.extend(wrap(x, self.name) for x in getattr(page, attr))
                 cursor = page.next_cursor
                 if not cursor:
                     break
@@ -883,6 +883,13 @@ class Connection:
                 await _run_listener(callback, uri)
         for listener in list(self._listeners):
             await _run_listener(listener, method, params if params is not None else {"uri": uri})
+
+    # -- widgets ---------------------------------------------------------------------------
+    def explore(self, **options: Any) -> Any:
+        """The explorer widget for this server: tools, resources, templates, prompts, logs, history."""
+        from .widgets.explorer import Explorer
+
+        return Explorer([self], **options)
 
     # -- errors ----------------------------------------------------------------------------
     def _translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:

@@ -54,6 +54,15 @@ def _dump(model: Any) -> dict | None:
     return model.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
+def _connection(server: str | None) -> Any:
+    """The registered connection an item came from (for its convenience methods)."""
+    from .registry import get_connection
+
+    if server is None:
+        raise ValueError("this object was not listed by a registered connection")
+    return get_connection(server)
+
+
 def decoded_size(data_b64: str) -> int:
     """The number of bytes ``data_b64`` decodes to, computed without decoding."""
     n = len(data_b64)
@@ -87,15 +96,29 @@ class Tool:
     output_schema: dict | None
     annotations: dict | None
     raw: Any = field(repr=False, compare=False)
+    server: str | None = field(default=None, compare=False)
 
     @classmethod
-    def from_sdk(cls, tool: Any) -> Tool:
-        """Wrap an ``mcp_types.Tool``."""
+    def from_sdk(cls, tool: Any, server: str | None = None) -> Tool:
+        """Wrap an ``mcp_types.Tool`` listed by connection ``server``."""
         annotations = _dump(tool.annotations)
         title = tool.title or (annotations or {}).get("title")
         return cls(
-            tool.name, title, tool.description, tool.input_schema or {}, tool.output_schema, annotations, tool
+            tool.name,
+            title,
+            tool.description,
+            tool.input_schema or {},
+            tool.output_schema,
+            annotations,
+            tool,
+            server,
         )
+
+    def form(self, **options: Any) -> Any:
+        """An interactive form for this tool (fill in, Call, see the result): a widget."""
+        from .widgets.tool_form import ToolForm
+
+        return ToolForm(_connection(self.server), self.name, **options)
 
     @property
     def required(self) -> list[str]:
@@ -160,12 +183,20 @@ class ResourceTemplate:
     mime_type: str | None
     annotations: dict | None
     raw: Any = field(repr=False, compare=False)
+    server: str | None = field(default=None, compare=False)
 
     @classmethod
-    def from_sdk(cls, tpl: Any) -> ResourceTemplate:
-        """Wrap an ``mcp_types.ResourceTemplate``."""
+    def from_sdk(cls, tpl: Any, server: str | None = None) -> ResourceTemplate:
+        """Wrap an ``mcp_types.ResourceTemplate`` listed by connection ``server``."""
         return cls(
-            tpl.uri_template, tpl.name, tpl.title, tpl.description, tpl.mime_type, _dump(tpl.annotations), tpl
+            tpl.uri_template,
+            tpl.name,
+            tpl.title,
+            tpl.description,
+            tpl.mime_type,
+            _dump(tpl.annotations),
+            tpl,
+            server,
         )
 
     @property
