@@ -16,15 +16,34 @@ mj.export_notebook("analysis.ipynb", "server.py")
 See docs/serve.md for where tool functions run, security, and what export can and cannot carry.
 """
 
+import sys
+import types
+from typing import Any
+
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
 
-from .export import export_notebook, export_source
+from .export import export_kernel_history, export_notebook, export_source
 from .handle import ServeHandle, current_server_handle, serve, status, stop
 from .registry import NotebookServer, get_server, prompt, resource, tool
 
 server: NotebookServer = get_server()
 """The kernel's MCP server (an SDK ``MCPServer``): ``mj.connect("self", mj.server)`` talks to it."""
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``mj.serve(...)`` work even when ``mj.serve`` is this package.
+
+    ``import mcp_jupyter.serve`` (by the magics, or a user) makes Python bind the *package* to the
+    attribute ``mcp_jupyter.serve``, shadowing the ``serve()`` function re-exported there.
+    Calling the package calls the function, so both spellings behave the same.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> ServeHandle:
+        return serve(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = [
     "Context",
@@ -34,6 +53,7 @@ __all__ = [
     "Sample",
     "ServeHandle",
     "current_server_handle",
+    "export_kernel_history",
     "export_notebook",
     "export_source",
     "prompt",

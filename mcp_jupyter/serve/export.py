@@ -119,11 +119,18 @@ def _parse_cells(cells: Sequence[str]) -> tuple[list[Statement], ExportReport]:
         except SyntaxError:
             report.unparsable_cells.append(number)
             continue
-        code = transformer.transform_cell(cell)
+        lines = transformer.transform_cell(cell).splitlines()
         for node in tree.body:
-            source = ast.get_source_segment(code, node) or ast.unparse(node)
+            source = _source_of(lines, node)
             statements.append(Statement(node, source, number, _defined_names(node), _used_names(node)))
     return statements, report
+
+
+def _source_of(lines: list[str], node: ast.stmt) -> str:
+    """The statement's own text, decorators included (ast positions start at the ``def``)."""
+    decorators = getattr(node, "decorator_list", [])
+    start = min([node.lineno, *(d.lineno for d in decorators)])
+    return "\n".join(lines[start - 1 : node.end_lineno])
 
 
 def _defined_names(node: ast.stmt) -> set[str]:
@@ -199,7 +206,6 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
     served = _last_served_definitions(statements)
     report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
     kept: set[int] = {id(s) for s in served}
-    kept |= {id(s) for s in statements if _is_package_import(s)}
     needed = _closure(statements, served, kept, report)
     _report_mutations(statements, kept, needed, report)
     return [s for s in statements if id(s) in kept]
@@ -288,7 +294,10 @@ def _render(kept: list[Statement], report: ExportReport, origin: str) -> str:
     for statement in kept:
         if statement.cell != cell:
             cell = statement.cell
-            parts.append(f"\n# --- from cell {cell}")
-        parts.append(statement.source)
+            parts.append(f"\n# --- from code cell {cell}")
+        spacing = (
+            "\n" if isinstance(statement.node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) else ""
+        )
+        parts.append(spacing + statement.source)
     parts.append(FOOTER)
     return "\n".join(parts)

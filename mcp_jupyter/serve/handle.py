@@ -56,6 +56,7 @@ class ServeHandle:
         if self.stopped_reason is None:
             self.stopped_reason = reason
         self._http.stop()
+        self.server.executor.remote_loops.discard(self._http.loop)
 
     def status(self) -> dict[str, Any]:
         """Whether it runs, where, what it serves, and recent errors (messages only)."""
@@ -162,6 +163,7 @@ def serve(
         )
         http = HttpServerThread(guarded, sock)
         http.start()
+        server.executor.remote_loops.add(http.loop)
         _current = ServeHandle(server, http, host, token)
         lifecycle.install(stop, server.executor.busy)
         return _current

@@ -19,7 +19,10 @@ is redirected for the duration of the call, which is short and runs between cell
 functions are not captured: their prints go where the kernel sends them.
 
 Outside a kernel (plain ``python``) there is no cell to race with: sync functions run in a worker
-thread and async ones on the server loop, which is the SDK's own behaviour.
+thread and async ones on the server loop, which is the SDK's own behaviour. The same holds for
+in-process calls from the notebook itself (``mj.connect("self", mj.server)``): the caller is a cell
+(or its widget) already, usually blocked waiting for the answer, so the function runs beside it on
+a worker thread instead of being queued behind it, which would deadlock.
 """
 
 from __future__ import annotations
@@ -31,9 +34,13 @@ import inspect
 import io
 import threading
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from mcp.server.mcpserver import Context
+
+# Set by the server's request middleware when the caller is this kernel itself (see same_process).
+run_beside_cell: ContextVar[bool] = ContextVar("mcp_jupyter_run_beside_cell", default=False)
 
 
 def kernel_main_loop() -> asyncio.AbstractEventLoop | None:
@@ -73,6 +80,15 @@ class MainThreadExecutor:
 
     def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
         self.loop = loop
+        # Loops of the HTTP servers: requests handled there come from other programs and are
+        # queued onto the main thread. Any other caller is the notebook itself (in-process
+        # ``mj.connect("self", mj.server)``), typically a cell blocked waiting for the answer:
+        # queueing behind that cell would deadlock, and running beside it cannot race with it.
+        self.remote_loops: set[asyncio.AbstractEventLoop] = set()
+        # Set while a cell executes (IPython's pre/post_run_cell events).
+        self.cell_running = threading.Event()
+        if loop is not None:
+            _track_cells(self.cell_running)
         # True while a served function runs on the main thread: an interrupt then targets it.
         self.busy = threading.Event()
 
@@ -83,7 +99,10 @@ class MainThreadExecutor:
 
     async def run(self, fn: Callable[..., Any], kwargs: dict[str, Any], output: ToolOutput) -> Any:
         """Run ``fn(**kwargs)`` where it is safe to touch notebook state and return its value."""
-        if not self.in_kernel or _on_loop(self.loop):
+        queued = (
+            self.in_kernel and asyncio.get_running_loop() in self.remote_loops and not run_beside_cell.get()
+        )
+        if not queued:
             return await self._run_here(fn, kwargs, output)
         if inspect.iscoroutinefunction(fn):
             kwargs = _proxy_contexts(kwargs, asyncio.get_running_loop())
@@ -113,11 +132,14 @@ class MainThreadExecutor:
         return await fn(**kwargs)
 
 
-def _on_loop(loop: asyncio.AbstractEventLoop | None) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
+def _track_cells(cell_running: threading.Event) -> None:
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    shell.events.register("pre_run_cell", lambda *_: cell_running.set())
+    shell.events.register("post_run_cell", lambda *_: cell_running.clear())
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, call: Callable[[], Any]):

@@ -37,7 +37,7 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 
-from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop
+from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop, run_beside_cell
 from .notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
 from .results import (
     append_printed,
@@ -47,10 +47,12 @@ from .results import (
     pandas_result,
     schema_friendly_signature,
 )
+from .same_process import client_port_is_ours
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_NAME = "notebook"
+SERVED_METHODS = frozenset({"tools/call", "resources/read", "prompts/get"})
 INSTRUCTIONS = "Tools, resources and prompts defined live in a Jupyter notebook."
 
 # Printed output of the tool call in flight, collected by the function wrapper and appended to the
@@ -118,6 +120,8 @@ class NotebookServer(MCPServer):
 
     async def _observe_request(self, ctx: Any, call_next: Callable[[Any], Any]) -> Any:
         self.connections.remember(ctx.session)
+        if ctx.method in SERVED_METHODS and self._sent_by_this_kernel(ctx):
+            run_beside_cell.set(True)  # this task (and the handler it awaits) only
         if ctx.method != "tools/call":
             return await call_next(ctx)
         printed: list[str] = []
@@ -128,6 +132,13 @@ class NotebookServer(MCPServer):
             _printed.reset(token)
         append_printed(result, "".join(printed))
         return result
+
+    def _sent_by_this_kernel(self, ctx: Any) -> bool:
+        """A request from a cell of this kernel, which is blocked until it gets the answer."""
+        if not self.executor.cell_running.is_set():
+            return False
+        client = getattr(getattr(ctx, "request", None), "client", None)
+        return client is not None and client_port_is_ours(client.port)
 
     # -- registration ---------------------------------------------------------------------------
 
