@@ -152,10 +152,12 @@ class Resource:
     size: int | None
     annotations: dict | None
     raw: Any = field(repr=False, compare=False)
+    server: str | None = field(default=None, compare=False)
 
     @classmethod
-    def from_sdk(cls, res: Any) -> Resource:
-        """Wrap an ``mcp_types.Resource``."""
+    def from_sdk(cls, res: Any, server: str | None = None) -> Resource:
+        """Wrap an ``mcp_types.Resource`` listed by connection ``server``."""
+        annotations = _dump(res.annotations)
         return cls(
             str(res.uri),
             res.name,
@@ -163,9 +165,14 @@ class Resource:
             res.description,
             res.mime_type,
             res.size,
-            _dump(res.annotations),
+            annotations,
             res,
+            server,
         )
+
+    def read(self) -> ResourceResult:
+        """Read this resource through its connection."""
+        return _connection(self.server).read(self.uri)
 
     @property
     def key(self) -> str:
@@ -234,14 +241,21 @@ class Prompt:
     description: str | None
     arguments: tuple[PromptArgument, ...]
     raw: Any = field(repr=False, compare=False)
+    server: str | None = field(default=None, compare=False)
 
     @classmethod
-    def from_sdk(cls, prompt: Any) -> Prompt:
-        """Wrap an ``mcp_types.Prompt``."""
+    def from_sdk(cls, prompt: Any, server: str | None = None) -> Prompt:
+        """Wrap an ``mcp_types.Prompt`` listed by connection ``server``."""
         args = tuple(
             PromptArgument(a.name, a.description, bool(a.required)) for a in (prompt.arguments or [])
         )
-        return cls(prompt.name, prompt.title, prompt.description, args, prompt)
+        return cls(prompt.name, prompt.title, prompt.description, args, prompt, server)
+
+    def form(self, **options: Any) -> Any:
+        """An interactive form for this prompt (arguments with completion, rendered messages): a widget."""
+        from .widgets.prompt_form import PromptForm
+
+        return PromptForm(_connection(self.server), self.name, **options)
 
     @property
     def required(self) -> list[str]:
