@@ -478,7 +478,10 @@ class Connection:
         raise_on_error: bool,
     ) -> ToolResult:
         client = self._require_client()
-        tool = await self._resolve_tool(name)
+        listed = self._listings.get("tools")
+        tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
+        if tool is None:
+            tool = await self._resolve_tool(name)
         if self.validate:
             self._check_arguments(tool, args)
         try:

@@ -1,0 +1,175 @@
+"""tools/call round trips: mcp_jupyter against the raw SDK, side by side in one process.
+
+For each server (the demo in-process, and over stdio) and each way of calling, the script runs
+interleaved rounds and keeps the best round of each, then prints calls/s and ratios:
+
+- raw async:   ``mcp.Client`` awaited on its own event loop (no thread hop) - the ceiling
+- raw portal:  the same SDK client driven from sync code through anyio's blocking portal,
+               the generic sync bridge (one thread hop per call)
+- ours sync:   ``conn.call(...)``
+- ours async:  ``await conn.acall(...)`` from another event loop (as a notebook cell does)
+- raw concurrent vs ``conn.map``: the same calls at the same concurrency
+
+Goals (issue 2): sync >= 0.9x the portal-driven SDK; conn.map >= 0.9x raw concurrent.
+Usage: python benchmarks/bench_calls.py [--calls N] [--rounds R] [--concurrency C] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from contextlib import ExitStack
+
+import anyio
+from anyio.from_thread import start_blocking_portal
+
+import mcp_jupyter as mj
+from mcp_jupyter.demo import create_server
+
+ARGS = {"a": 1, "b": 2}
+
+
+class RawClient:
+    """A raw SDK client entered once, on its own loop thread (a blocking portal)."""
+
+    def __init__(self, target, stack: ExitStack) -> None:
+        from mcp import Client
+
+        self.portal = stack.enter_context(start_blocking_portal(backend="asyncio"))
+        # anyio enters and exits the client in one task (cancel scopes require it).
+        self.client = stack.enter_context(self.portal.wrap_async_context_manager(Client(target)))
+
+    def async_loop(self, n: int) -> float:
+        """Seconds for n sequential awaits, timed inside the client's own loop."""
+
+        async def run() -> float:
+            start = time.perf_counter()
+            for _ in range(n):
+                await self.client.call_tool("add", ARGS)
+            return time.perf_counter() - start
+
+        return self.portal.call(run)
+
+    def portal_loop(self, n: int) -> float:
+        """Seconds for n sequential calls from this (sync) thread through the portal."""
+        start = time.perf_counter()
+        for _ in range(n):
+            self.portal.call(self.client.call_tool, "add", ARGS)
+        return time.perf_counter() - start
+
+    def concurrent(self, n: int, concurrency: int) -> float:
+        """Seconds for n calls at `concurrency`, timed inside the loop (anyio task group)."""
+
+        async def run() -> float:
+            limiter = anyio.Semaphore(concurrency)
+
+            async def one() -> None:
+                async with limiter:
+                    await self.client.call_tool("add", ARGS)
+
+            start = time.perf_counter()
+            async with anyio.create_task_group() as tg:
+                for _ in range(n):
+                    tg.start_soon(one)
+            return time.perf_counter() - start
+
+        return self.portal.call(run)
+
+
+def ours_sync(conn, n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        conn.call("add", ARGS)
+    return time.perf_counter() - start
+
+
+def ours_async(conn, n: int) -> float:
+    async def run() -> float:
+        start = time.perf_counter()
+        for _ in range(n):
+            await conn.acall("add", ARGS)
+        return time.perf_counter() - start
+
+    return asyncio.run(run())
+
+
+def ours_map(conn, n: int, concurrency: int) -> float:
+    start = time.perf_counter()
+    conn.map("add", [ARGS] * n, concurrency=concurrency, progress_bar=False)
+    return time.perf_counter() - start
+
+
+def bench_target(label: str, raw_target, our_target, calls: int, rounds: int, concurrency: int) -> dict:
+    with ExitStack() as stack:
+        raw = RawClient(raw_target, stack)
+        conn = mj.connect(f"bench-{label}", our_target)
+        stack.callback(conn.close)
+        ways = {
+            "raw async": lambda: raw.async_loop(calls),
+            "raw portal": lambda: raw.portal_loop(calls),
+            "ours sync": lambda: ours_sync(conn, calls),
+            "ours async": lambda: ours_async(conn, calls),
+            "raw concurrent": lambda: raw.concurrent(calls * 4, concurrency),
+            "ours map": lambda: ours_map(conn, calls * 4, concurrency),
+        }
+        for way in ways.values():  # warm up caches, JIT-free but import/first-call costs
+            way()
+        best = {name: float("inf") for name in ways}
+        for _ in range(rounds):
+            for name, way in ways.items():
+                best[name] = min(best[name], way())
+    rates = {
+        name: (calls * (4 if name in ("raw concurrent", "ours map") else 1)) / seconds
+        for name, seconds in best.items()
+    }
+    return {
+        "target": label,
+        "calls_per_s": {k: round(v, 1) for k, v in rates.items()},
+        "ratios": {
+            "ours sync / raw portal": round(rates["ours sync"] / rates["raw portal"], 3),
+            "ours sync / raw async": round(rates["ours sync"] / rates["raw async"], 3),
+            "ours async / raw async": round(rates["ours async"] / rates["raw async"], 3),
+            "ours map / raw concurrent": round(rates["ours map"] / rates["raw concurrent"], 3),
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    from mcp.client.stdio import StdioServerParameters
+
+    demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
+    results = [
+        bench_target(
+            "in-process", create_server(), create_server(), args.calls, args.rounds, args.concurrency
+        ),
+        bench_target(
+            "stdio",
+            StdioServerParameters(command=demo_argv[0], args=demo_argv[1:]),
+            demo_argv,
+            args.calls,
+            args.rounds,
+            args.concurrency,
+        ),
+    ]
+    for r in results:
+        print(f"\n== {r['target']} ({args.calls} calls x {args.rounds} rounds, best round) ==")
+        for name, rate in r["calls_per_s"].items():
+            print(f"  {name:15s} {rate:9.1f} calls/s")
+        for name, ratio in r["ratios"].items():
+            print(f"  {name:28s} {ratio:.3f}x")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""mcpServers / VS Code configs: parsing, ${env:VAR} resolution, connecting one or all entries."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+import mcp_jupyter as mj
+from mcp_jupyter.config import expand_env, load_config, parse_config
+
+DEMO = {"command": sys.executable, "args": ["-m", "mcp_jupyter.demo"]}
+
+
+def test_claude_desktop_format_with_env_refs(tmp_path):
+    path = tmp_path / "claude_desktop_config.json"
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "a": {**DEMO, "env": {"TOKEN": "${env:MY_TOKEN}", "OTHER": "${UNSET_VAR:-fallback}"}},
+                    "b": {
+                        "url": "https://example.test/mcp",
+                        "headers": {"Authorization": "Bearer ${MY_TOKEN}"},
+                    },
+                }
+            }
+        )
+    )
+    specs = load_config(path, environ={"MY_TOKEN": "s3cret"})
+    assert specs["a"].command == [sys.executable, "-m", "mcp_jupyter.demo"]
+    assert specs["a"].env == {"TOKEN": "s3cret", "OTHER": "fallback"}
+    assert (
+        specs["b"].url == "https://example.test/mcp"
+        and specs["b"].headers["Authorization"] == "Bearer s3cret"
+    )
+
+
+def test_vscode_format_with_comments_and_types(tmp_path):
+    path = tmp_path / "mcp.json"
+    path.write_text(
+        '{\n // VS Code allows comments\n "servers": {\n  "legacy": {"type": "sse", "url": "http://h/sse"},\n'
+        '  "local": {"type": "stdio", "command": "node", "args": ["x.js"],},\n }\n}'
+    )
+    specs = load_config(path)
+    assert specs["legacy"].transport == "sse" and specs["local"].command == ["node", "x.js"]
+
+
+def test_missing_env_var_is_a_clear_error():
+    with pytest.raises(mj.ConfigError, match="MISSING_VAR is not set"):
+        expand_env("${env:MISSING_VAR}", {}, where="server 'x'")
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([], "expected a JSON object"),
+        ({"nothing": 1}, "no 'mcpServers'"),
+        ({"mcpServers": {"x": {"args": []}}}, "needs a 'command'"),
+        ({"mcpServers": {"x": {"command": "a", "args": "b"}}}, "'args' must be a list"),
+    ],
+)
+def test_malformed_configs(data, message):
+    with pytest.raises(mj.ConfigError, match=message):
+        parse_config(data)
+
+
+def test_missing_file_and_bad_json(tmp_path):
+    with pytest.raises(mj.ConfigError, match="no config file"):
+        load_config(tmp_path / "nope.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    with pytest.raises(mj.ConfigError, match="not valid JSON"):
+        load_config(bad)
+
+
+def test_connect_config_one_or_all(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEMO_FLAG", "on")
+    path = tmp_path / "mcp.json"
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "one": {**DEMO, "env": {"FLAG": "${env:DEMO_FLAG}"}},
+                    "two": DEMO,
+                    "off": {**DEMO, "disabled": True},
+                }
+            }
+        )
+    )
+    try:
+        only = mj.connect_config(path, "two")
+        assert list(only) == ["two"]
+        both = mj.connect_config(path)
+        assert sorted(both) == ["one", "two"]
+        assert both["one"].call("add", a=1, b=2).structured == {"result": 3}
+        with pytest.raises(mj.ConfigError, match="did you mean 'one'"):
+            mj.connect_config(path, ["onne"])
+    finally:
+        mj.disconnect_all()
+
+
+def test_connect_config_reports_failures_and_keeps_the_rest(tmp_path):
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {"good": DEMO, "broken": {"command": "no-such-binary-xyz"}}}))
+    try:
+        with pytest.raises(mj.ConnectionFailed, match="1 of 2 configured server") as info:
+            mj.connect_config(path)
+        assert "broken" in str(info.value) and "connected: good" in str(info.value)
+        assert "good" in mj.connections()
+    finally:
+        mj.disconnect_all()
