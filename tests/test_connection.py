@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(120)
 def demo_inproc():
     conn = mj.connect("demo-inproc", create_server())
     yield conn
-    mj.disconnect_all()
+    mj.disconnect("demo-inproc")
 
 
 @pytest.fixture(scope="module")
