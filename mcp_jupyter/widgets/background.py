@@ -20,7 +20,7 @@ from typing import Any
 
 from mcp_jupyter.runtime import runtime
 
-__all__ = ["Job", "Debouncer", "start", "settle", "output_html"]
+__all__ = ["Job", "Debouncer", "start", "spawn", "settle", "output_html"]
 
 _log = logging.getLogger("mcp_jupyter")
 
@@ -70,6 +70,25 @@ def start(make: Callable[[], Awaitable[Any]], on_done: Callable[[Job], None] | N
     if on_done is not None:
         job.on_done(on_done)
     return job
+
+
+def spawn(make: Callable[[], Awaitable[Any]]) -> None:
+    """Run ``make()`` on the runtime loop as its own task, from any thread (also the loop's own).
+
+    Notification listeners run inside the SDK's receive loop: awaiting a request there would
+    wait for a response that loop can no longer read, so they spawn the work instead.
+    """
+    if not runtime().in_runtime_thread():
+        start(make)
+        return
+
+    async def guarded() -> None:
+        try:
+            await make()
+        except Exception:  # noqa: BLE001 - a failed refresh must not take the runtime's task group down
+            _log.exception("a widget's background task failed")
+
+    runtime().task_group.start_soon(guarded)
 
 
 def _guarded(callback: Callable[[Job], None], job: Job) -> None:

@@ -21,7 +21,7 @@ import ipywidgets as W
 from mcp_jupyter.display.content import resource_result_html
 from mcp_jupyter.display.html import Safe, card, esc, short, wrap
 
-from .background import Job, output_html, settle, start
+from .background import Job, output_html, settle, spawn, start
 from .completion import CompletingText
 from .prompt_form import argument_row
 
@@ -268,12 +268,18 @@ class ResourceBrowser(_Reader, W.VBox):
             self.status.value = esc(f"subscribe failed: {error}")
             self.subscribe_toggle.value = False
 
-    async def _updated(self, uri: str) -> None:
-        """Runs on the runtime thread for each notifications/resources/updated: re-read and show."""
+    def _updated(self, uri: str) -> None:
+        """Runs on the runtime thread for each notifications/resources/updated: count, then re-read.
+
+        The re-read is spawned, not awaited: this runs inside the SDK's notification dispatch.
+        """
         if uri != self.subscribed:
             return
         self.updates += 1
         self.updates_label.value = f"{self.updates} update{'s' if self.updates != 1 else ''}"
+        spawn(lambda: self._reread(uri))
+
+    async def _reread(self, uri: str) -> None:
         try:
             result = await self.conn.aread(uri)
         except Exception as exc:  # noqa: BLE001 - shown, never raised into the connection
