@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import free_port, stop_process, wait_for_port
+from .conftest import free_port, stop_process, wait_for_port
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
