@@ -51,6 +51,20 @@ _CONNECTION_CLOSED = -32000
 _REQUEST_TIMEOUT = -32001
 
 
+def _quiet_sdk_logging() -> None:
+    """Keep the SDK's log records (e.g. a traceback per garbage line on stdout) out of notebook cells.
+
+    With no handler anywhere, Python prints warnings to stderr, which a notebook shows under the
+    cell. A NullHandler on the ``mcp`` logger stops that; what matters reaches ``conn.warnings``.
+    A user who configures logging still gets the records through the root logger.
+    """
+    import logging
+
+    sdk_logger = logging.getLogger("mcp")
+    if not any(isinstance(h, logging.NullHandler) for h in sdk_logger.handlers):
+        sdk_logger.addHandler(logging.NullHandler())
+
+
 def _quiet_deprecations() -> None:
     """The SDK flags ping/logging/subscribe as deprecated for 2026-07-28; our users need not see it.
 
@@ -229,6 +243,7 @@ class Connection:
         from . import __version__
 
         _quiet_deprecations()
+        _quiet_sdk_logging()
         return Client(
             transport,
             mode=self.mode,
@@ -861,7 +876,7 @@ class Connection:
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            text = f"server {self.name!r} sent something that is not valid MCP: {str(message)[:300]}"
+            text = f"server {self.name!r} wrote something that is not JSON-RPC (ignored): {_describe_garbage(message)}"
             self.warnings.append(text)
             self.logs.append(LogEntry("warning", "mcp_jupyter", text, time.time(), self.name))
             return
@@ -1048,6 +1063,18 @@ def _looks_like_wrong_http_transport(exc: BaseException) -> bool:
     if isinstance(exc, MCPError):
         return exc.code not in (_REQUEST_TIMEOUT,) and "401" not in exc.message and "403" not in exc.message
     return False
+
+
+def _describe_garbage(exc: Exception) -> str:
+    """What a server wrote instead of JSON-RPC, briefly (the SDK's message is a pydantic essay)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+            return f"{str(first.get('input'))[:200]!r} ({first.get('msg', 'invalid')})"
+        except Exception:  # noqa: BLE001 - fall back to the plain message
+            pass
+    return str(exc).splitlines()[0][:300]
 
 
 def _is_validation_error(exc: BaseException) -> bool:

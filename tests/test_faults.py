@@ -163,6 +163,7 @@ def test_garbage_on_stdout_is_reported_not_hung():
     try:
         assert conn.call("add", a=1, b=2).structured == {"result": 3}
         assert any(e.kind == "invalid" for e in conn.history)
+        assert "'Hello! I am not JSON-RPC.'" in conn.warnings[0]
     finally:
         conn.close()
     with pytest.raises(mj.ConnectionFailed, match="handshake within 3 s"):
