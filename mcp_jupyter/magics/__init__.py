@@ -11,6 +11,8 @@ from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_local_scope, no_var_expand
 
+from mcp_jupyter.magics import serving as _serving  # noqa: F401 - registers serve/export
+from mcp_jupyter.magics import widget_commands  # noqa: F401 - registers %mcp form and %mcp explore
 from mcp_jupyter.magics.commands import CELL_COMMANDS, COMMANDS, report
 from mcp_jupyter.magics.completion import mcp_matcher
 from mcp_jupyter.magics.parser import MagicUsageError, parse_command
