@@ -149,6 +149,18 @@ def build_parsers() -> dict[str, _Parser]:
 
 PARSERS = build_parsers()
 
+
+def add_subcommand(name: str, summary: str, usage: str | None = None) -> argparse.ArgumentParser:
+    """Register a subcommand's help line and return its parser, for feature modules to fill in.
+
+    Feature areas (serving, forms, consent) add their subcommands this way instead of editing
+    the core table; the handler goes into ``commands.COMMANDS`` under the same name.
+    """
+    SUBCOMMANDS[name] = summary
+    PARSERS[name] = _parser(name, usage)
+    return PARSERS[name]
+
+
 # Options of ``connect`` that take a value, and flags; every other word belongs to NAME/TARGET.
 _CONNECT_VALUED = {"--config", "--env", "--cwd", "--header", "--timeout"}
 _CONNECT_FLAGS = {"--legacy", "-h", "--help"}
