@@ -125,8 +125,16 @@ class HttpServerThread:
     """Uvicorn serving one ASGI app on an already-bound socket, in a daemon thread."""
 
     def __init__(self, app: ASGIApp, sock: socket.socket) -> None:
+        import logging
+
         import uvicorn
 
+        # With logging unconfigured, Python prints uvicorn's records (e.g. a traceback for every
+        # stream still open when the server stops) under whatever cell is running. A NullHandler
+        # keeps cells clean; a user who configures logging still receives them via the root logger.
+        uvicorn_logger = logging.getLogger("uvicorn")
+        if not any(isinstance(h, logging.NullHandler) for h in uvicorn_logger.handlers):
+            uvicorn_logger.addHandler(logging.NullHandler())
         self.sock = sock
         self.port: int = sock.getsockname()[1]
         config = uvicorn.Config(
