@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import errors as E
+from .consent import callbacks_for  # at import time (main thread): cards find the running cell
 from .history import History, RecordingTransport
 from .results import (
     LogEntry,
@@ -140,6 +141,7 @@ class Connection:
         self._listeners: list[Callable[[str, Any], None]] = []
         self._validators: dict[str, Any] = {}
         self._listen_scope: Any = None
+        self._close_hooks: list[Callable[[Connection], None]] = []  # e.g. the registry forgetting us
         self._listen_done: Any = None
         self.connected_at: float | None = None
 
@@ -244,15 +246,18 @@ class Connection:
 
         _quiet_deprecations()
         _quiet_sdk_logging()
+        # Without the user's own callables, every request goes through the consent layer (policy,
+        # card or prompt, audit); so every connection advertises sampling, elicitation and roots.
+        sampling, elicitation, list_roots = callbacks_for(self)
         return Client(
             transport,
             mode=self.mode,
             read_timeout_seconds=self.timeout,
             logging_callback=self._on_log,
             message_handler=self._on_message,
-            sampling_callback=_adapt_callback(self.sampling_callback, arity=2),
-            elicitation_callback=_adapt_callback(self.elicitation_callback, arity=2),
-            list_roots_callback=_adapt_callback(self.list_roots_callback, arity=1),
+            sampling_callback=_adapt_callback(self.sampling_callback, arity=2) or sampling,
+            elicitation_callback=_adapt_callback(self.elicitation_callback, arity=2) or elicitation,
+            list_roots_callback=_adapt_callback(self.list_roots_callback, arity=1) or list_roots,
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
@@ -307,6 +312,8 @@ class Connection:
         if self._stderr is not None:
             self._stderr.close(remove=True)
             self._stderr = None
+        for hook in self._close_hooks:
+            hook(self)
 
     def __enter__(self) -> Connection:
         return self

@@ -49,11 +49,18 @@ def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
     return Connection(name, target, **kwargs)
 
 
-def _register(conn: Connection) -> Connection:
+def _register(conn: Connection) -> Connection | None:
     with _LOCK:
         old = _CONNECTIONS.get(conn.name)
         _CONNECTIONS[conn.name] = conn
+    conn._close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
     return old
+
+
+def _forget(conn: Connection) -> None:
+    with _LOCK:
+        if _CONNECTIONS.get(conn.name) is conn:
+            del _CONNECTIONS[conn.name]
 
 
 def connect(
@@ -174,11 +181,7 @@ def get_connection(name: str) -> Connection:
 
 def disconnect(name: str | Connection) -> None:
     """Close the connection ``name`` and forget it."""
-    conn = get_connection(name)
-    with _LOCK:
-        if _CONNECTIONS.get(conn.name) is conn:
-            del _CONNECTIONS[conn.name]
-    conn.close()
+    get_connection(name).close()  # closing unregisters it
 
 
 def disconnect_all() -> None:

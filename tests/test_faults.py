@@ -210,3 +210,17 @@ def test_kernel_restart_leaves_no_child_process(venv_python_kernel):
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+def test_dead_connection_still_lists_in_servers_table():
+    from mcp_jupyter.display.tables import servers_frame
+
+    conn = mj.connect("dead-listed", DEMO)
+    try:
+        with pytest.raises(mj.ServerExited):
+            conn.call("crash")
+        frame = servers_frame({"dead-listed": conn})
+        assert list(frame["status"]) == ["dead"] and frame["tools"].isna().all()
+    finally:
+        conn.close()
+    assert "dead-listed" not in mj.connections()

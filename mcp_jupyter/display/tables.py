@@ -318,12 +318,10 @@ def _server_label(info: Any) -> str:
 
 def _count(conn: Any, attr: str, capability: str) -> Any:
     """How many tools/resources/prompts a live server lists; blank when unsupported or failing."""
-    caps = getattr(conn, "capabilities", None) or {}
-    if (
-        getattr(conn, "status", None) != "connected"
-        or not isinstance(caps, Mapping)
-        or capability not in caps
-    ):
+    if getattr(conn, "status", None) != "connected":
+        return None
+    caps = _fact(conn, "capabilities") or {}
+    if not isinstance(caps, Mapping) or capability not in caps:
         return None
     try:
         return len(getattr(conn, attr))
