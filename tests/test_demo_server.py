@@ -11,7 +11,6 @@ from typing import Any
 
 import anyio
 import pytest
-from .conftest import free_port, stop_process, wait_for_port
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
@@ -30,6 +29,8 @@ from mcp_types import (
 )
 
 from mcp_jupyter.demo import SERVER_NAME, create_server
+
+from .conftest import free_port, stop_process, wait_for_port
 
 pytestmark = [
     pytest.mark.anyio,
