@@ -1,0 +1,313 @@
+"""A server's request waiting for consent, and the decisions that answer it.
+
+A :class:`ConsentRequest` is created on the runtime loop for each sampling or elicitation request.
+Whoever answers it (a consent card, a stdin prompt, a scripted responder) calls one of its methods
+(:meth:`~ConsentRequest.approve`, :meth:`~ConsentRequest.accept`, :meth:`~ConsentRequest.decline`,
+:meth:`~ConsentRequest.cancel`, :meth:`~ConsentRequest.answer`, :meth:`~ConsentRequest.send`) from ANY
+thread; the broker awaits the decision on the runtime loop with a timeout. Everything in a request
+came from the server and is untrusted: displays must escape it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "ConsentRequest",
+    "Decision",
+    "SamplingAnswer",
+    "accept",
+    "answer",
+    "approve",
+    "cancel",
+    "decline",
+    "looks_secret",
+]
+
+_ids = itertools.count(1)
+
+_SECRET = re.compile(
+    r"pass(word|phrase|code)?\b|passwd|\bpin\b|secret|token|api[\s_-]?key|private[\s_-]?key|"
+    r"credential|\bssn\b|social security|credit card|card number|\bcvv\b|\botp\b|2fa|mfa",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the user (or a responder, or the policy) decided about a request.
+
+    ``action``: ``approve`` (sampling: run the provider, with optional ``edits``), ``answer``
+    (sampling: this is the reply, ``content`` is its text), ``accept`` (elicitation, ``content`` is the
+    form's value), ``decline``, or ``cancel``.
+    """
+
+    action: str
+    content: Any = None
+    edits: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+
+
+def approve(
+    *, messages: list | None = None, system_prompt: str | None = None, model: str | None = None
+) -> Decision:
+    """Approve a sampling request, optionally editing its messages, system prompt or model."""
+    edits = {"messages": messages, "system_prompt": system_prompt, "model": model}
+    return Decision("approve", edits={k: v for k, v in edits.items() if v is not None})
+
+
+def answer(text: str, *, model: str | None = None) -> Decision:
+    """Answer a sampling request with this text (as the human provider does)."""
+    return Decision("answer", content=str(text), edits={"model": model} if model else {})
+
+
+def accept(content: dict | None = None) -> Decision:
+    """Accept an elicitation request with this form content (schema defaults fill omitted fields)."""
+    return Decision("accept", content=dict(content or {}))
+
+
+def decline(reason: str = "") -> Decision:
+    """Decline the request (the server gets a decline, or an error for sampling)."""
+    return Decision("decline", reason=reason)
+
+
+def cancel(reason: str = "") -> Decision:
+    """Dismiss the request without deciding (elicitation ``cancel``; sampling gets an error)."""
+    return Decision("cancel", reason=reason)
+
+
+@dataclass
+class SamplingAnswer:
+    """A provider's reply to a sampling request (before the user reviews it)."""
+
+    text: str
+    model: str
+    stop_reason: str | None = "endTurn"
+    tokens: int | None = None
+
+
+def looks_secret(*texts: Any) -> bool:
+    """Whether any text (a message, a field name or description) seems to ask for a secret."""
+    return any(isinstance(t, str) and _SECRET.search(t) for t in texts)
+
+
+class ConsentRequest:
+    """One sampling or elicitation request from ``server``, waiting for a decision.
+
+    Read-only views of the request: :attr:`messages` (dicts with ``role``, ``type`` and ``text`` or
+    ``data``/``mime_type``), :attr:`system_prompt`, :attr:`include_context`,
+    :attr:`model_preferences`, :attr:`max_tokens`, :attr:`temperature`, :attr:`stop_sequences`
+    (sampling); :attr:`message`, :attr:`schema`, :attr:`url`, :attr:`mode` (elicitation).
+    :attr:`state` moves ``waiting`` -> (sampling: ``generating`` -> ``review``) -> ``done``;
+    listeners added with :meth:`on_change` are called (on any thread) after each change.
+    """
+
+    def __init__(self, server: str, feature: str, params: Any, *, models: list[str] | None = None) -> None:
+        self.id = f"{feature[:1]}{next(_ids)}"
+        self.server = server
+        self.feature = feature
+        self.params = params
+        self.created = time.time()
+        self.models = list(models or [])
+        self.chosen_model: str | None = None
+        self.route = ""
+        self.state = "waiting"
+        self.draft: SamplingAnswer | None = None
+        self.error = ""
+        self.outcome: Decision | None = None
+        self._listeners: list[Callable[[ConsentRequest], None]] = []
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._future: asyncio.Future | None = None
+        self._early: Decision | None = None
+        if feature == "sampling":
+            self._read_sampling(params)
+        else:
+            self._read_elicitation(params)
+
+    # -- views of the request ----------------------------------------------------------------
+    def _read_sampling(self, p: Any) -> None:
+        self.messages = [_message_view(m) for m in p.messages]
+        self.system_prompt: str | None = p.system_prompt
+        self.include_context: str | None = p.include_context
+        prefs = p.model_preferences
+        self.model_preferences: dict[str, Any] = (
+            {
+                "hints": [h.name for h in (prefs.hints or []) if h.name],
+                "cost_priority": prefs.cost_priority,
+                "speed_priority": prefs.speed_priority,
+                "intelligence_priority": prefs.intelligence_priority,
+            }
+            if prefs is not None
+            else {}
+        )
+        self.max_tokens: int = p.max_tokens
+        self.temperature: float | None = p.temperature
+        self.stop_sequences: list[str] = list(p.stop_sequences or [])
+        self.message = ""
+        self.schema: dict = {}
+        self.url = None
+        self.mode = "sampling"
+
+    def _read_elicitation(self, p: Any) -> None:
+        self.mode = getattr(p, "mode", None) or "form"
+        self.message = p.message
+        self.url = getattr(p, "url", None)
+        self.elicitation_id = getattr(p, "elicitation_id", None)
+        schema = getattr(p, "requested_schema", None)
+        self.schema = schema if isinstance(schema, dict) else (schema.model_dump() if schema else {})
+        self.messages = []
+        self.system_prompt = None
+        self.include_context = None
+        self.model_preferences = {}
+        self.max_tokens = 0
+        self.temperature = None
+        self.stop_sequences = []
+
+    @property
+    def asks_for_secret(self) -> bool:
+        """Whether the request seems to ask for a password, token, key or similar secret."""
+        texts: list[Any] = [self.message]
+        for name, prop in (self.schema.get("properties") or {}).items():
+            texts.append(name)
+            if isinstance(prop, dict):
+                texts += [prop.get("title"), prop.get("description")]
+                if prop.get("format") == "password" or prop.get("writeOnly"):
+                    return True
+        return looks_secret(*texts)
+
+    @property
+    def summary(self) -> str:
+        """One line for logs and the audit table (truncated, untrusted text)."""
+        if self.feature == "sampling":
+            texts = [m.get("text") or f"[{m['type']}]" for m in self.messages]
+            text = " | ".join(texts)
+        elif self.mode == "url":
+            text = f"{self.message} <{self.url}>"
+        else:
+            text = f"{self.message} {sorted((self.schema.get('properties') or {}).keys())}"
+        text = " ".join(str(text).split())
+        return text if len(text) <= 160 else text[:159] + "…"
+
+    # -- decisions (any thread) --------------------------------------------------------------
+    def on_change(self, listener: Callable[[ConsentRequest], None]) -> None:
+        """Call ``listener(request)`` after each state change (from whatever thread changed it)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(self)
+            except Exception:  # noqa: BLE001 - a display bug must never lose the decision
+                import logging
+
+                logging.getLogger("mcp_jupyter").exception("a consent listener failed")
+
+    def decide(self, decision: Decision) -> bool:
+        """Hand ``decision`` to whoever waits for it; False when the request no longer waits."""
+        with self._lock:
+            if self.state == "done":
+                return False
+            future, loop = self._future, self._loop
+            if future is None:
+                self._early = decision
+                return True
+        loop.call_soon_threadsafe(_settle, future, decision)
+        return True
+
+    def approve(self, **edits: Any) -> bool:
+        """Sampling: run the provider (``messages=``, ``system_prompt=``, ``model=`` edits allowed)."""
+        return self.decide(approve(**edits))
+
+    def answer(self, text: str, *, model: str | None = None) -> bool:
+        """Sampling: reply with ``text`` yourself (human provider)."""
+        return self.decide(answer(text, model=model))
+
+    def send(self, text: str | None = None) -> bool:
+        """Sampling, after review: send the provider's answer back (``text`` replaces it if edited)."""
+        draft = self.draft.text if self.draft else ""
+        return self.decide(Decision("answer", content=draft if text is None else str(text)))
+
+    def accept(self, content: dict | None = None) -> bool:
+        """Elicitation: accept with this content."""
+        return self.decide(accept(content))
+
+    def decline(self, reason: str = "") -> bool:
+        """Decline the request."""
+        return self.decide(decline(reason))
+
+    def cancel(self, reason: str = "") -> bool:
+        """Cancel the request."""
+        return self.decide(cancel(reason))
+
+    # -- waiting (runtime loop only) ---------------------------------------------------------
+    async def wait(self, timeout: float) -> Decision:
+        """Wait (on the runtime loop) for the next decision; ``cancel("timed out")`` after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            early, self._early = self._early, None
+            if early is None:
+                self._loop, self._future = loop, loop.create_future()
+            future = self._future
+        if early is not None:
+            return early
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except asyncio.TimeoutError:
+            return cancel(f"no answer within {timeout:g} s")
+        finally:
+            with self._lock:
+                self._future = None
+
+    def set_state(self, state: str, *, draft: SamplingAnswer | None = None, error: str = "") -> None:
+        """Move to ``state`` (with a provider's draft or an error message) and tell the listeners."""
+        self.state = state
+        if draft is not None:
+            self.draft = draft
+        self.error = error
+        self._changed()
+
+    def finish(self, outcome: Decision) -> None:
+        """Record the final decision; nothing can be decided afterwards."""
+        with self._lock:
+            self.outcome = outcome
+            self.state = "done"
+            future = self._future
+        if future is not None and not future.done() and self._loop is not None:
+            self._loop.call_soon_threadsafe(_settle, future, outcome)
+        self._changed()
+
+    def __repr__(self) -> str:
+        return (
+            f"<ConsentRequest {self.id} {self.feature} from {self.server!r} {self.state}: {self.summary!r}>"
+        )
+
+
+def _settle(future: asyncio.Future, decision: Decision) -> None:
+    if not future.done():
+        future.set_result(decision)
+
+
+def _message_view(message: Any) -> dict[str, Any]:
+    """A plain dict for one sampling message (text, image, audio, or another content type)."""
+    content = message.content
+    if isinstance(content, list):  # tool-era messages may carry several blocks; show the first text
+        texts = [c.text for c in content if getattr(c, "type", "") == "text"]
+        return {"role": message.role, "type": "text", "text": "\n".join(texts)}
+    kind = getattr(content, "type", "unknown")
+    view: dict[str, Any] = {"role": message.role, "type": kind}
+    if kind == "text":
+        view["text"] = content.text
+    elif kind in ("image", "audio"):
+        view["data"] = content.data
+        view["mime_type"] = content.mime_type
+    else:
+        view["text"] = f"[{kind} content]"
+    return view

@@ -1,0 +1,292 @@
+"""The consent path against real servers: policies, responder, providers, rate limits, audit, roots.
+
+Every test talks to the bundled demo server in-process in both protocol eras (``legacy``: the server
+pushes requests mid-call; ``auto``: 2026-07-28 ``input_required`` rounds), or to the npm "everything"
+server over stdio. Sampling with the OpenAI-compatible provider goes to a real local HTTP endpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+import mcp_jupyter as mj
+from mcp_jupyter import consent
+from mcp_jupyter.consent.frontend import register_presenter
+from mcp_jupyter.demo import create_server
+
+from .llm_endpoint import LLMEndpoint
+
+ERAS = ["legacy", "auto"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_consent():
+    """Each test starts from the defaults and leaves none of its settings behind."""
+    consent.reset()
+    yield
+    consent.reset()
+    register_presenter(None)
+    mj.disconnect_all()
+
+
+@pytest.fixture
+def llm():
+    with LLMEndpoint() as endpoint:
+        yield endpoint
+
+
+@pytest.fixture(params=ERAS)
+def demo(request):
+    return mj.connect(f"demo-{request.param}", create_server(), mode=request.param)
+
+
+def test_every_connection_advertises_sampling_elicitation_and_roots(everything_cmd):
+    conn = mj.connect("everything", everything_cmd, mode="legacy")
+    names = {t.name for t in conn.tools}
+    assert {"trigger-sampling-request", "trigger-elicitation-request", "get-roots-list"} <= names
+
+
+def test_headless_default_declines_elicitation_and_refuses_sampling(demo):
+    """No frontend, no stdin, no responder: the policy decides (decline), and nothing hangs."""
+    outcome = demo.call("ask_user")
+    assert outcome.structured["action"] == "decline"
+    assert "rejected" in refusal(demo, "summarize", text="a b c").lower()
+    log = consent.audit()
+    assert list(log["decision"]) == ["decline", "decline"]
+    assert set(log["route"]) == {"headless"}
+
+
+def test_responder_accepts_the_form_and_schema_defaults_fill_omitted_fields(demo):
+    seen = []
+
+    @consent.responder
+    def fill(request):
+        seen.append(request)
+        return {"name": "Ada", "color": "green"}  # newsletter omitted: its default (false) is sent
+
+    outcome = demo.call("ask_user", question="Who are you?")
+    assert outcome.structured == {"action": "accept", "name": "Ada", "color": "green", "newsletter": False}
+    assert seen[0].message == "Who are you?" and seen[0].server == demo.name
+    assert consent.audit().iloc[-1]["detail"] == "fields: color,name,newsletter"
+
+
+def test_responder_decline_and_cancel_reach_the_tool(demo):
+    consent.responder(lambda request: consent.decline("not now"))
+    assert demo.call("ask_user").structured["action"] == "decline"
+    consent.responder(lambda request: consent.cancel())
+    assert demo.call("ask_user").structured["action"] == "cancel"
+
+
+def test_an_answer_that_breaks_the_schema_is_an_error_not_a_silent_accept(demo):
+    consent.responder(lambda request: {"name": "Ada", "color": "purple"})
+    assert "does not match the requested schema" in refusal(demo, "ask_user")
+    assert consent.audit().iloc[-1]["decision"] == "error"
+
+
+def test_sampling_through_the_openai_compatible_endpoint(demo, llm, monkeypatch):
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-test-secret")
+    consent.sampling_provider(consent.openai("tiny-model", base_url=llm.base_url, api_key_env="TEST_LLM_KEY"))
+    consent.responder(lambda request: consent.approve())
+    result = demo.call("summarize", text="The quick brown fox jumps over the lazy dog twice", max_words=5)
+    assert result.structured["summary"] == "tiny-model says: The quick brown fox jumps over the lazy"
+    assert result.structured["model"] == "tiny-model"
+    sent = llm.requests[-1]
+    assert sent["authorization"] == "Bearer sk-test-secret"
+    assert sent["body"]["messages"][0] == {"role": "system", "content": "You are a concise assistant."}
+    assert sent["body"]["temperature"] == 0.2
+    entry = consent.audit().iloc[-1]
+    assert (entry["decision"], entry["model"], entry["route"]) == ("answer", "tiny-model", "responder")
+    assert entry["tokens"] > 10
+    assert "sk-test-secret" not in consent.audit().to_string()
+
+
+def test_allow_policy_samples_without_asking_and_reports_the_actual_model(demo, llm):
+    consent.policy(demo.name, sampling="allow")
+    consent.sampling_provider(consent.openai(["tiny-model", "tiny-model-large"], base_url=llm.base_url))
+    result = demo.call("summarize", text="one two three")
+    assert result.structured["model"] == "tiny-model"
+    assert consent.audit().iloc[-1]["route"] == "policy"
+
+
+def test_edits_from_the_approval_reach_the_provider(demo):
+    received = []
+
+    def write(request):
+        received.append((request.system_prompt, request.text))
+        return "edited reply"
+
+    consent.sampling_provider(write)
+    consent.responder(lambda request: consent.approve(system_prompt="Be terse.", messages=["Just say hi"]))
+    result = demo.call("summarize", text="ignored")
+    assert received == [("Be terse.", "Just say hi")]
+    assert result.structured["summary"] == "edited reply"
+    assert bool(consent.audit().iloc[-1]["edited"]) is True
+
+
+def test_deny_policy_refuses_without_asking(demo):
+    asked = []
+    consent.responder(lambda request: asked.append(request))
+    consent.policy(demo.name, sampling="deny", elicitation="deny")
+    assert "denies sampling" in refusal(demo, "summarize", text="x")
+    assert demo.call("ask_user").structured["action"] == "decline"
+    assert asked == []
+    assert list(consent.audit()["decision"]) == ["deny", "deny"]
+
+
+def test_rate_limit_refuses_the_excess_with_an_error(demo):
+    consent.policy(demo.name, rate_limit="2/minute")
+    consent.responder(lambda request: consent.answer("ok"))
+    assert [demo.call("summarize", text="x").is_error for _ in range(2)] == [False, False]
+    assert "too many sampling requests" in refusal(demo, "summarize", text="x")
+    assert consent.audit().iloc[-1]["decision"] == "rate-limited"
+
+
+class _SilentPresenter:
+    """A UI that shows the card somewhere nobody looks: proves the timeout cancels."""
+
+    def __init__(self):
+        self.shown = []
+
+    def can_present(self, request):
+        return True
+
+    def present(self, request):
+        self.shown.append(request)
+
+
+def test_an_unanswered_card_is_cancelled_after_the_timeout(demo):
+    shower = _SilentPresenter()
+    register_presenter(shower)
+    consent.policy(demo.name, timeout=0.5)
+    outcome = asyncio.run(demo.acall("ask_user"))  # awaited: the main thread stays free for clicks
+    assert outcome.structured["action"] == "cancel"
+    assert shower.shown[0].state == "done"
+
+
+def test_a_sync_call_never_shows_an_unclickable_card(demo):
+    """conn.call blocks the kernel's main thread, so no click could land: the card is skipped."""
+    shower = _SilentPresenter()
+    register_presenter(shower)
+    assert demo.call("ask_user").structured["action"] == "decline"
+    assert shower.shown == [] and consent.audit().iloc[-1]["route"] == "headless"
+
+
+def test_a_card_answered_from_another_thread_resolves_the_waiting_call(demo):
+    import threading
+
+    class ClickingPresenter(_SilentPresenter):
+        def present(self, request):
+            super().present(request)
+            threading.Timer(
+                0.05, request.accept, args=({"name": "Bo", "color": "red", "newsletter": True},)
+            ).start()
+
+    register_presenter(ClickingPresenter())
+    outcome = asyncio.run(demo.acall("ask_user"))
+    assert outcome.structured == {"action": "accept", "name": "Bo", "color": "red", "newsletter": True}
+    assert consent.audit().iloc[-1]["route"] == "card"
+
+
+def test_the_everything_server_samples_and_elicits_through_the_same_path(everything_cmd, llm):
+    conn = mj.connect("everything", everything_cmd, mode="legacy")
+    consent.sampling_provider(consent.openai("tiny-model", base_url=llm.base_url))
+    answers = {"sampling": consent.approve()}
+
+    def respond(request):
+        if request.feature == "elicitation":
+            required = request.schema.get("required") or []
+            return {name: _example(request.schema["properties"][name]) for name in required}
+        return answers["sampling"]
+
+    consent.responder(respond)
+    sampled = conn.call("trigger-sampling-request", prompt="Hello there, server friend", maxTokens=50)
+    assert "tiny-model says:" in sampled.text and "Hello there, server friend" in sampled.text
+    elicited = conn.call("trigger-elicitation-request")
+    assert not elicited.is_error, elicited.text
+    assert "accept" in elicited.text.lower()
+
+
+def refusal(conn, tool: str, **arguments) -> str:
+    """The error text of a call the client refused: an isError result or a raised error (era-dependent)."""
+    try:
+        result = conn.call(tool, **arguments)
+    except mj.MCPJupyterError as error:
+        return str(error)
+    assert result.is_error, f"expected {tool} to fail, got {result.text!r}"
+    return result.text
+
+
+def _example(prop: dict):
+    if "enum" in prop:
+        return prop["enum"][0]
+    if prop.get("oneOf"):
+        return prop["oneOf"][0].get("const")
+    return {"string": "x", "integer": 1, "number": 1.5, "boolean": True}.get(prop.get("type"), "x")
+
+
+def test_roots_are_offered_and_listed_by_the_server(demo, tmp_path: Path):
+    (tmp_path / "project").mkdir()
+    consent.roots.add(tmp_path / "project")
+    consent.roots.add(tmp_path, server="someone-else")
+    listed = demo.call("roots").structured["result"]
+    assert listed == [{"uri": (tmp_path / "project").resolve().as_uri(), "name": "project"}]
+    consent.roots.remove(tmp_path / "project")
+    assert demo.call("roots").structured["result"] == []
+
+
+def test_roots_must_be_existing_directories_and_broad_ones_need_force(tmp_path: Path):
+    with pytest.raises(FileNotFoundError):
+        consent.roots.add(tmp_path / "missing")
+    (tmp_path / "f.txt").write_text("x")
+    with pytest.raises(NotADirectoryError):
+        consent.roots.add(tmp_path / "f.txt")
+    with pytest.raises(PermissionError, match="force=True"):
+        consent.roots.add("/")
+    with pytest.raises(PermissionError):
+        consent.roots.add("~")
+    assert consent.roots.add("/", force=True).uri == "file:///"
+    with pytest.raises(KeyError, match="not offered"):
+        consent.roots.remove(tmp_path)
+
+
+def test_roots_changes_notify_legacy_servers(everything_cmd, tmp_path: Path):
+    conn = mj.connect("everything", everything_cmd, mode="legacy")
+    consent.roots.add(tmp_path)
+    conn.ping()  # lets the notification and the server's follow-up roots/list go through
+    listing = conn.call("get-roots-list").text
+    assert tmp_path.resolve().as_uri() in listing
+    assert (consent.audit()["feature"] == "roots").any()
+
+
+def test_audit_is_appended_to_a_jsonl_file(demo, tmp_path: Path):
+    path = tmp_path / "audit.jsonl"
+    consent.audit(path)
+    consent.responder(lambda request: consent.decline())
+    demo.call("ask_user")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[-1]["server"] == demo.name and lines[-1]["decision"] == "decline"
+
+
+def test_model_choice_follows_hints_then_priorities():
+    models = ["small-fast", "claude-big", "gpt-large"]
+    assert consent.choose_model(models, {"hints": ["claude"]}) == "claude-big"
+    assert consent.choose_model(models, {"hints": ["nothing"], "intelligence_priority": 0.9}) == "gpt-large"
+    assert consent.choose_model(models, {"cost_priority": 0.9, "intelligence_priority": 0.1}) == "small-fast"
+
+
+def test_policy_arguments_are_checked():
+    with pytest.raises(ValueError, match="10/minute"):
+        consent.policy(rate_limit="lots")
+    with pytest.raises(ValueError, match="ask, allow, deny"):
+        consent.policy(sampling="maybe")
+
+
+def test_anthropic_provider_says_how_to_configure_its_key(demo, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    consent.sampling_provider(consent.anthropic("claude-x"))
+    consent.responder(lambda request: consent.approve())
+    assert "ANTHROPIC_API_KEY" in refusal(demo, "summarize", text="x")
