@@ -70,6 +70,7 @@ class Broker:
         provider = self.provider_for(server)
         request = ConsentRequest(server, "sampling", params, models=provider.models)
         request.chosen_model = choose_model(provider.models, request.model_preferences)
+        request.needs_human = provider.needs_human
         policy = self.policies.get(server, "sampling")
         refusal = self._refusal(request, policy)
         if refusal is not None:

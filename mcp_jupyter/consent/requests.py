@@ -117,6 +117,7 @@ class ConsentRequest:
         self.created = time.time()
         self.models = list(models or [])
         self.chosen_model: str | None = None
+        self.needs_human = False  # sampling with the human provider: the user types the reply
         self.route = ""
         self.state = "waiting"
         self.draft: SamplingAnswer | None = None

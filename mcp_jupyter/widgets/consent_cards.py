@@ -1,0 +1,441 @@
+"""Consent cards: the widgets that let a person answer a server's sampling or elicitation request.
+
+Importing this module registers :class:`WidgetPresenter` with the consent core. A card appears
+(1) in an output registered with :func:`show_cards_in` for that server (a tool form's output while
+its call runs), else (2) in the output of the cell that is running now (``await conn.acall(...)``,
+an awaited ``%mcp call``), else (3) in the inbox (``mj.consent.inbox()``), if it is on screen.
+
+Threading (DESIGN): cards are built and updated on the runtime thread by setting traits only; a
+button click (main thread) only calls ``request.approve/accept/decline/...``, which hands the
+decision to the runtime loop thread-safely and returns at once.
+
+CSS classes for tests: the card ``mcpj-consent-card`` (+ ``mcpj-consent-sampling`` or
+``mcpj-consent-elicitation``), ``mcpj-consent-server``, ``mcpj-consent-status``, buttons
+``mcpj-consent-approve`` (sampling Approve, elicitation Accept), ``mcpj-consent-decline``,
+``mcpj-consent-cancel``, ``mcpj-consent-send`` (send the reviewed reply), ``mcpj-consent-open`` /
+``mcpj-consent-confirm-open`` (URL mode); fields ``mcpj-consent-message``, ``mcpj-consent-system``,
+``mcpj-consent-model``, ``mcpj-consent-reply`` (human provider), ``mcpj-consent-answer`` (review),
+``mcpj-consent-secret-warning``, ``mcpj-consent-url``.
+
+Everything shown came from the server: it is escaped, truncated, and never rendered as HTML.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import threading
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import ipywidgets as W
+
+from mcp_jupyter.consent.frontend import current_cell_parent, kernel, register_presenter
+from mcp_jupyter.consent.requests import ConsentRequest
+
+__all__ = ["ConsentCard", "SamplingCard", "ElicitationCard", "WidgetPresenter", "show_cards_in", "card_for"]
+
+_TEXT_LIMIT = 20_000
+_MEDIA_LIMIT = 4_000_000  # base64 characters; bigger media are described, not decoded
+_CARD_STYLE = "border:2px solid #b26a00;border-radius:6px;padding:6px;background:#fff8e1"
+
+
+def _esc(value: Any, limit: int = _TEXT_LIMIT) -> str:
+    text = str(value)
+    if len(text) > limit:
+        text = text[:limit] + f"… [{len(text) - limit} more characters]"
+    return html.escape(text)
+
+
+def _button(label: str, css: str, style: str = "", icon: str = "") -> W.Button:
+    button = W.Button(description=label, button_style=style, icon=icon, layout=W.Layout(width="auto"))
+    button.add_class(css)
+    return button
+
+
+class ConsentCard(W.VBox):
+    """What every card shares: a loud header naming the server, a status line, Decline/Cancel."""
+
+    kind = "request"
+
+    def __init__(self, request: ConsentRequest) -> None:
+        self.request = request
+        self.header = W.HTML(self._header_html())
+        self.header.add_class("mcpj-consent-server")
+        self.status = W.HTML("<i>waiting for your decision</i>")
+        self.status.add_class("mcpj-consent-status")
+        self.decline_button = _button("Decline", "mcpj-consent-decline", "danger", "times")
+        self.cancel_button = _button("Cancel", "mcpj-consent-cancel", "", "ban")
+        self.decline_button.on_click(lambda _b: request.decline("declined in the card"))
+        self.cancel_button.on_click(lambda _b: request.cancel("cancelled in the card"))
+        super().__init__(
+            self.body() + [self.status], layout=W.Layout(border="2px solid #b26a00", padding="6px")
+        )
+        self.add_class("mcpj-consent-card")
+        self.add_class(f"mcpj-consent-{request.feature}")
+        request.on_change(lambda _r: self.refresh())
+
+    def _header_html(self) -> str:
+        r = self.request
+        return (
+            f"<div style='{_CARD_STYLE}'><b style='font-size:1.15em'>MCP server "
+            f"<span style='color:#b26a00'>{_esc(r.server, 200)}</span> {self.kind}</b>"
+            f"<span style='float:right;color:#666'>consent request {r.id}</span></div>"
+        )
+
+    def body(self) -> list[W.Widget]:
+        """The card's widgets (subclasses)."""
+        return [self.header]
+
+    def controls(self) -> list[W.Widget]:
+        """Every input and button, disabled once the request is done."""
+        return [self.decline_button, self.cancel_button]
+
+    def refresh(self) -> None:
+        """Reflect the request's state (called on whatever thread changed it: trait sets only)."""
+        r = self.request
+        if r.state == "done":
+            for control in self.controls():
+                control.disabled = True
+            outcome = r.outcome
+            action = outcome.action if outcome else "cancel"
+            words = {
+                "accept": "accepted",
+                "answer": "reply sent",
+                "decline": "declined",
+                "cancel": "cancelled",
+            }
+            reason = f" ({_esc(outcome.reason, 300)})" if outcome and outcome.reason else ""
+            self.status.value = f"<b>{words.get(action, _esc(action))}</b>{reason}"
+
+
+class SamplingCard(ConsentCard):
+    """A sampling request: messages (editable), system prompt, parameters, model; then the reply."""
+
+    kind = "asks your LLM to answer (sampling)"
+
+    def body(self) -> list[W.Widget]:
+        """Messages, system prompt, parameters, model picker, buttons and the review area."""
+        r = self.request
+        self.message_boxes: list[tuple[int, W.Textarea]] = []
+        parts: list[W.Widget] = [self.header]
+        for index, message in enumerate(r.messages):
+            parts.append(self._message_widget(index, message))
+        self.system_box = W.Textarea(
+            value=r.system_prompt or "", placeholder="(no system prompt)", layout=W.Layout(width="100%")
+        )
+        self.system_box.add_class("mcpj-consent-system")
+        parts += [W.HTML("<b>System prompt</b>"), self.system_box, W.HTML(self._parameters_html())]
+        models = list(dict.fromkeys([*(r.models or []), *([r.chosen_model] if r.chosen_model else [])]))
+        self.model_picker = W.Dropdown(
+            options=models or ["(none)"], value=r.chosen_model or (models or ["(none)"])[0]
+        )
+        self.model_picker.description = "Model"
+        self.model_picker.add_class("mcpj-consent-model")
+        self.reply_box = W.Textarea(
+            placeholder="Type the reply the server gets", layout=W.Layout(width="100%")
+        )
+        self.reply_box.add_class("mcpj-consent-reply")
+        label = "Send reply" if r.needs_human else "Approve"
+        self.approve_button = _button(label, "mcpj-consent-approve", "success", "check")
+        self.approve_button.on_click(lambda _b: self._approve())
+        self.answer_box = W.Textarea(layout=W.Layout(width="100%", display="none"))
+        self.answer_box.add_class("mcpj-consent-answer")
+        self.send_button = _button("Send to server", "mcpj-consent-send", "success", "paper-plane")
+        self.send_button.layout.display = "none"
+        self.send_button.on_click(lambda _b: r.send(self.answer_box.value))
+        if r.needs_human:
+            parts += [W.HTML("<b>Your reply</b>"), self.reply_box]
+        else:
+            parts.append(self.model_picker)
+        parts += [
+            W.HBox([self.approve_button, self.decline_button, self.cancel_button]),
+            self.answer_box,
+            self.send_button,
+        ]
+        return parts
+
+    def _message_widget(self, index: int, message: dict) -> W.Widget:
+        role = W.HTML(f"<b>{_esc(message.get('role', '?'), 40)}</b>")
+        kind = message.get("type")
+        if kind == "text":
+            box = W.Textarea(value=str(message.get("text", ""))[:_TEXT_LIMIT], layout=W.Layout(width="100%"))
+            box.add_class("mcpj-consent-message")
+            self.message_boxes.append((index, box))
+            return W.VBox([role, box])
+        if kind in ("image", "audio"):
+            return W.VBox([role, _media_widget(kind, message)])
+        return W.VBox([role, W.HTML(f"<i>{_esc(message.get('text', kind))}</i>")])
+
+    def _parameters_html(self) -> str:
+        r = self.request
+        prefs = r.model_preferences or {}
+        rows = {
+            "include context": r.include_context or "none",
+            "model hints": ", ".join(prefs.get("hints") or []) or "none",
+            "priorities": ", ".join(
+                f"{name} {prefs[key]:g}"
+                for name, key in (
+                    ("cost", "cost_priority"),
+                    ("speed", "speed_priority"),
+                    ("intelligence", "intelligence_priority"),
+                )
+                if prefs.get(key) is not None
+            )
+            or "none",
+            "max tokens": r.max_tokens,
+            "temperature": "default" if r.temperature is None else r.temperature,
+            "stop sequences": ", ".join(map(repr, r.stop_sequences)) or "none",
+        }
+        cells = "".join(
+            f"<tr><td style='color:#666'>{_esc(k)}</td><td>{_esc(v, 500)}</td></tr>" for k, v in rows.items()
+        )
+        return f"<table class='mcpj-consent-params'>{cells}</table>"
+
+    def controls(self) -> list[W.Widget]:
+        """Every input and button of the card."""
+        boxes = [box for _i, box in self.message_boxes]
+        return [
+            *boxes,
+            self.system_box,
+            self.model_picker,
+            self.reply_box,
+            self.approve_button,
+            self.answer_box,
+            self.send_button,
+            *super().controls(),
+        ]
+
+    def _approve(self) -> None:
+        r = self.request
+        if r.needs_human:
+            r.answer(self.reply_box.value)
+            return
+        edits: dict[str, Any] = {}
+        messages = [dict(m) for m in r.messages]
+        changed = False
+        for index, box in self.message_boxes:
+            if box.value != messages[index].get("text"):
+                messages[index]["text"] = box.value
+                changed = True
+        if changed:
+            edits["messages"] = messages
+        if self.system_box.value != (r.system_prompt or ""):
+            edits["system_prompt"] = self.system_box.value
+        if self.model_picker.value not in ("(none)", r.chosen_model):
+            edits["model"] = self.model_picker.value
+        self.approve_button.disabled = True
+        r.approve(**edits)
+
+    def refresh(self) -> None:
+        """Show progress, then the provider's reply for review, then the outcome."""
+        r = self.request
+        if r.state == "generating":
+            self.status.value = "<i>asking the model…</i>"
+            self.approve_button.disabled = True
+        elif r.state == "review" and r.draft is not None:
+            self.answer_box.value = r.draft.text[:_TEXT_LIMIT]
+            self.answer_box.layout.display = ""
+            self.send_button.layout.display = ""
+            self.approve_button.layout.display = "none"
+            self.status.value = (
+                f"<b>Review the reply</b> from <code>{_esc(r.draft.model, 200)}</code>: edit it if you like, "
+                "then <b>Send to server</b> (or Decline)."
+            )
+        elif r.state == "failed":
+            self.status.value = f"<span style='color:#c62828'>{_esc(r.error, 500)}</span>"
+        super().refresh()
+
+
+class ElicitationCard(ConsentCard):
+    """An elicitation request: a form from ``requestedSchema`` (or a URL to open), accept/decline/cancel."""
+
+    kind = "asks you for information (elicitation)"
+
+    def body(self) -> list[W.Widget]:
+        """Message, secret warning, the form or the URL, and the buttons."""
+        from .schema_form import SchemaForm
+
+        r = self.request
+        parts: list[W.Widget] = [
+            self.header,
+            W.HTML(f"<div style='white-space:pre-wrap'>{_esc(r.message)}</div>"),
+        ]
+        if r.asks_for_secret:
+            warning = W.HTML(
+                "<div style='color:#fff;background:#c62828;padding:4px;border-radius:4px'><b>Warning:</b> this "
+                "request seems to ask for a secret (password, token, key…). Servers should not collect secrets "
+                "this way; decline unless you trust this server.</div>"
+            )
+            warning.add_class("mcpj-consent-secret-warning")
+            parts.append(warning)
+        self.accept_button = _button("Accept", "mcpj-consent-approve", "success", "check")
+        self.accept_button.add_class("mcpj-consent-accept")
+        self.form: Any = None
+        self.open_button: W.Button | None = None
+        self.link = W.HTML()
+        if r.mode == "url":
+            parts += self._url_widgets()
+            buttons = [self.open_button, self.decline_button, self.cancel_button]
+        else:
+            self.form = SchemaForm(r.schema)
+            self.accept_button.on_click(lambda _b: self._accept())
+            parts.append(self.form)
+            buttons = [self.accept_button, self.decline_button, self.cancel_button]
+        parts.append(W.HBox([b for b in buttons if b is not None]))
+        return parts
+
+    def _url_widgets(self) -> list[W.Widget]:
+        url = str(self.request.url or "")
+        host = urlsplit(url).hostname or "(no host)"
+        https = url.lower().startswith("https://")
+        info = W.HTML(
+            f"<div>Open this address? <b>host: {_esc(host, 300)}</b><br>"
+            f"<code style='word-break:break-all'>{_esc(url, 4000)}</code>"
+            + ("" if https else "<br><b style='color:#c62828'>Not https: it will not be opened.</b>")
+            + "</div>"
+        )
+        info.add_class("mcpj-consent-url")
+        self.open_button = _button("Open URL…", "mcpj-consent-open", "warning", "external-link")
+        self.open_button.disabled = not https
+        self.confirm_button = _button(f"Yes, open {host}", "mcpj-consent-confirm-open", "danger")
+        self.confirm_button.layout.display = "none"
+        self.open_button.on_click(lambda _b: setattr(self.confirm_button.layout, "display", ""))
+        self.confirm_button.on_click(lambda _b: self._open(url))
+        return [info, self.confirm_button, self.link]
+
+    def _open(self, url: str) -> None:
+        if not url.lower().startswith("https://"):
+            return
+        self.link.value = (
+            f"<a href='{html.escape(url, quote=True)}' target='_blank' rel='noopener noreferrer'>"
+            f"open {_esc(urlsplit(url).hostname or url, 300)} in a new tab</a>"
+        )
+        self.request.accept()
+
+    def _accept(self) -> None:
+        if self.form.validate():
+            self.status.value = (
+                "<span style='color:#c62828'>fix the problems shown in the form, then Accept</span>"
+            )
+            return
+        self.request.accept(self.form.value_with_defaults())
+
+    def controls(self) -> list[W.Widget]:
+        """Buttons (the form stays readable after the decision)."""
+        extra = (
+            [self.open_button, self.confirm_button] if self.open_button is not None else [self.accept_button]
+        )
+        return [*extra, *super().controls()]
+
+
+def _media_widget(kind: str, message: dict) -> W.Widget:
+    """An image or audio player for base64 media, size-checked before decoding."""
+    data = str(message.get("data", ""))
+    mime = str(message.get("mime_type", ""))
+    if len(data) > _MEDIA_LIMIT:
+        return W.HTML(
+            f"<i>[{_esc(kind)} {_esc(mime, 80)}, {len(data) * 3 // 4} bytes: too large to show]</i>"
+        )
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return W.HTML(f"<i>[{_esc(kind)}: not valid base64]</i>")
+    fmt = mime.split("/")[-1] or "png"
+    if kind == "image":
+        if mime not in ("image/png", "image/jpeg", "image/gif", "image/webp"):
+            return W.HTML(f"<i>[image of type {_esc(mime, 80)} not shown]</i>")
+        return W.Image(value=raw, format=fmt, layout=W.Layout(max_width="320px"))
+    return W.Audio(value=raw, format=fmt, autoplay=False, loop=False)
+
+
+def card_for(request: ConsentRequest) -> ConsentCard:
+    """The card widget for ``request``."""
+    return SamplingCard(request) if request.feature == "sampling" else ElicitationCard(request)
+
+
+# -- where cards go ----------------------------------------------------------------------------
+
+_targets: dict[str | None, list[W.Output]] = {}
+_targets_lock = threading.Lock()
+
+
+def show_cards_in(output: W.Output, server: str | None = None) -> Callable[[], None]:
+    """Show consent cards of ``server`` (any server when None) in ``output`` until the returned
+    function is called. A tool form does this while its call runs, so its card appears beside it."""
+    with _targets_lock:
+        _targets.setdefault(server, []).append(output)
+
+    def remove() -> None:
+        with _targets_lock:
+            stack = _targets.get(server, [])
+            if output in stack:
+                stack.remove(output)
+
+    return remove
+
+
+def _target_for(server: str) -> W.Output | None:
+    with _targets_lock:
+        for key in (server, None):
+            if _targets.get(key):
+                return _targets[key][-1]
+    return None
+
+
+def frontend_renders_widgets() -> bool:
+    """Whether a widget-rendering frontend (JupyterLab, Notebook 7, VS Code) is connected to this kernel.
+
+    Such frontends open the ``jupyter.widget.control`` comm when they connect; nbclient, papermill
+    and terminal consoles do not.
+    """
+    return kernel() is not None and W.Widget._control_comm is not None
+
+
+class WidgetPresenter:
+    """The consent core's UI: cards in a tool form's output, the running cell, or the inbox."""
+
+    def can_present(self, request: ConsentRequest) -> bool:
+        """A person can click a card now: a widget frontend is connected and the card has a place."""
+        from .inbox import Inbox
+
+        if not frontend_renders_widgets():
+            return False
+        return (
+            _target_for(request.server) is not None or current_cell_parent() is not None or Inbox.on_screen()
+        )
+
+    def present(self, request: ConsentRequest) -> None:
+        """Build the card and put it where the person is looking."""
+        from .inbox import Inbox
+
+        card = card_for(request)
+        target = _target_for(request.server)
+        parent = current_cell_parent()
+        if target is not None:
+            target.append_display_data(card)
+        elif parent is not None:
+            _display_in_cell(card, parent)
+        else:
+            Inbox.instance().hold(card)
+
+
+def _display_in_cell(widget: W.Widget, parent: dict) -> None:
+    """Display ``widget`` in the output of the cell whose request header is ``parent`` (any thread).
+
+    IPython's ``display()`` would pick the kernel's latest request, which during an awaited call may
+    be a widget click; sending the display_data with the cell's own header puts it in that cell.
+    """
+    from jupyter_client.jsonutil import json_clean
+
+    publisher = kernel().shell.display_pub
+    bundle = widget._repr_mimebundle_()
+    content = json_clean({"data": bundle, "metadata": {}, "transient": {}})
+    publisher.session.send(
+        publisher.pub_socket, "display_data", content, parent=parent, ident=publisher.topic
+    )
+
+
+register_presenter(WidgetPresenter())

@@ -1,0 +1,158 @@
+"""Consent cards as widgets, driven from Python against the real demo server (the browser tests
+prove the same clicks from Chromium): accept a form, review and edit a sampling reply, warnings, escaping."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
+
+import mcp_jupyter as mj
+from mcp_jupyter import consent
+from mcp_jupyter.consent.frontend import register_presenter
+from mcp_jupyter.demo import create_server
+from mcp_jupyter.widgets.consent_cards import ElicitationCard, SamplingCard, card_for
+
+from .llm_endpoint import LLMEndpoint
+
+
+class CardClicker:
+    """A presenter that builds the real card and lets the test click it from another thread."""
+
+    def __init__(self, click):
+        self.click = click
+        self.cards = []
+
+    def can_present(self, request):
+        return True
+
+    def present(self, request):
+        card = card_for(request)
+        self.cards.append(card)
+        request.on_change(lambda r: self.click(card, r) if r.state == "review" else None)
+        threading.Timer(0.05, self.click, args=(card, request)).start()
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    consent.reset()
+    yield
+    consent.reset()
+    register_presenter(None)
+    mj.disconnect_all()
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_accepting_the_form_sends_its_value_with_defaults(mode):
+    conn = mj.connect(f"cards-{mode}", create_server(), mode=mode)
+
+    def click(card, request):
+        if request.state == "waiting":
+            card.form.value = {"name": "Ada", "color": "blue"}
+            card.accept_button.click()
+
+    register_presenter(CardClicker(click))
+    outcome = asyncio.run(conn.acall("ask_user"))
+    assert outcome.structured == {"action": "accept", "name": "Ada", "color": "blue", "newsletter": False}
+
+
+def test_an_invalid_form_is_not_sent_and_decline_still_works():
+    conn = mj.connect("cards-invalid", create_server(), mode="legacy")
+    seen = {}
+
+    def click(card, request):
+        card.accept_button.click()  # empty form: name and color are required
+        seen["status"] = card.status.value
+        card.decline_button.click()
+
+    register_presenter(CardClicker(click))
+    assert asyncio.run(conn.acall("ask_user")).structured["action"] == "decline"
+    assert "fix the problems" in seen["status"]
+
+
+def test_sampling_card_review_lets_the_user_edit_the_reply():
+    conn = mj.connect("cards-sampling", create_server(), mode="auto")
+    with LLMEndpoint() as llm:
+        consent.sampling_provider(consent.openai(["tiny-model", "tiny-model-large"], base_url=llm.base_url))
+
+        def click(card, request):
+            if request.state == "waiting":
+                card.model_picker.value = "tiny-model-large"
+                card.approve_button.click()
+            elif request.state == "review":
+                assert card.answer_box.value.startswith("tiny-model-large says:")
+                card.answer_box.value = "An edited summary."
+                card.send_button.click()
+
+        register_presenter(CardClicker(click))
+        result = asyncio.run(conn.acall("summarize", text="Long text to summarize"))
+    assert result.structured["summary"] == "An edited summary."
+    assert result.structured["model"] == "tiny-model-large"
+    entry = consent.audit().iloc[-1]
+    assert bool(entry["edited"]) and entry["route"] == "card"
+
+
+def _request(params, server="demo"):
+    return consent.ConsentRequest(server, "elicitation", params)
+
+
+def test_secret_requests_carry_a_warning_and_server_text_is_escaped():
+    params = ElicitRequestFormParams(
+        message="<img src=x onerror=alert(1)> Enter your API key",
+        requested_schema={"type": "object", "properties": {"api_key": {"type": "string"}}},
+    )
+    card = ElicitationCard(_request(params, server="<script>evil</script>"))
+    assert card.request.asks_for_secret
+    html_parts = " ".join(w.value for w in card.children if hasattr(w, "value") and isinstance(w.value, str))
+    assert "<script>" not in html_parts and "&lt;script&gt;" in html_parts
+    assert "<img" not in html_parts
+    assert any("mcpj-consent-secret-warning" in w._dom_classes for w in card.children)
+    harmless = ElicitRequestFormParams(
+        message="Your name?", requested_schema={"type": "object", "properties": {"name": {"type": "string"}}}
+    )
+    assert not _request(harmless).asks_for_secret
+
+
+def test_url_mode_shows_host_and_opens_only_https_after_confirmation():
+    params = ElicitRequestURLParams(
+        mode="url", message="Authorize", url="https://auth.example.com/start?x=1", elicitation_id="e1"
+    )
+    card = ElicitationCard(_request(params))
+    assert "auth.example.com" in card.children[2].value
+    assert card.confirm_button.layout.display == "none"
+    card.open_button.click()
+    assert card.confirm_button.layout.display == ""
+    plain = ElicitRequestURLParams(mode="url", message="x", url="http://evil.example/", elicitation_id="e2")
+    assert ElicitationCard(_request(plain)).open_button.disabled
+
+
+def test_sampling_card_shows_every_part_of_the_request():
+    from mcp_types import (
+        CreateMessageRequestParams,
+        ModelHint,
+        ModelPreferences,
+        SamplingMessage,
+        TextContent,
+    )
+
+    params = CreateMessageRequestParams(
+        messages=[SamplingMessage(role="user", content=TextContent(type="text", text="Hi <b>there</b>"))],
+        system_prompt="Be nice",
+        include_context="thisServer",
+        model_preferences=ModelPreferences(hints=[ModelHint(name="claude")], speed_priority=0.5),
+        max_tokens=77,
+        temperature=0.3,
+        stop_sequences=["END"],
+    )
+    request = consent.ConsentRequest("demo", "sampling", params, models=["a", "b"])
+    request.chosen_model = "b"
+    card = SamplingCard(request)
+    params_html = next(
+        w.value for w in card.children if "mcpj-consent-params" in str(getattr(w, "value", ""))
+    )
+    for expected in ("thisServer", "claude", "speed 0.5", "77", "0.3", "END"):
+        assert expected in params_html
+    assert card.message_boxes[0][1].value == "Hi <b>there</b>"  # a text box shows it as text, not HTML
+    assert card.system_box.value == "Be nice" and card.model_picker.value == "b"
