@@ -44,6 +44,10 @@ $(STAMPS)/test: pyproject.toml | $(PY)
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@
 
+$(STAMPS)/bench: pyproject.toml $(STAMPS)/test
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,bench]"
+	@mkdir -p $(STAMPS) && touch $@
+
 node-check:
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	  echo "Node.js 20+ and npm are needed for the reference MCP servers used by the tests." >&2; \
@@ -84,7 +88,7 @@ lint: $(STAMPS)/test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-bench: $(STAMPS)/test node_modules/.stamp
+bench: $(STAMPS)/bench node_modules/.stamp
 	@shopt -s nullglob; scripts=(benchmarks/bench_*.py); \
 	if [ $${#scripts[@]} -eq 0 ]; then echo "no benchmarks/bench_*.py scripts yet"; fi; \
 	for script in "$${scripts[@]}"; do echo "== $$script"; $(PY) "$$script"; done

@@ -8,6 +8,7 @@ interleaved rounds and keeps the best round of each, then prints calls/s and rat
                the generic sync bridge (one thread hop per call)
 - ours sync:   ``conn.call(...)``
 - ours async:  ``await conn.acall(...)`` from another event loop (as a notebook cell does)
+- fastmcp async: fastmcp's client awaited on its own loop (another popular client, for scale)
 - raw concurrent vs ``conn.map``: the same calls at the same concurrency
 
 Goals (issue 2): sync >= 0.9x the portal-driven SDK; conn.map >= 0.9x raw concurrent.
@@ -33,14 +34,12 @@ ARGS = {"a": 1, "b": 2}
 
 
 class RawClient:
-    """A raw SDK client entered once, on its own loop thread (a blocking portal)."""
+    """A client (the raw SDK's, or fastmcp's) entered once, on its own loop thread (a blocking portal)."""
 
-    def __init__(self, target, stack: ExitStack) -> None:
-        from mcp import Client
-
+    def __init__(self, client, stack: ExitStack) -> None:
         self.portal = stack.enter_context(start_blocking_portal(backend="asyncio"))
         # anyio enters and exits the client in one task (cancel scopes require it).
-        self.client = stack.enter_context(self.portal.wrap_async_context_manager(Client(target)))
+        self.client = stack.enter_context(self.portal.wrap_async_context_manager(client))
 
     def async_loop(self, n: int) -> float:
         """Seconds for n sequential awaits, timed inside the client's own loop."""
@@ -102,13 +101,17 @@ def ours_map(conn, n: int, concurrency: int) -> float:
     return time.perf_counter() - start
 
 
-def bench_target(label: str, raw_target, our_target, calls: int, rounds: int, concurrency: int) -> dict:
+def bench_target(
+    label: str, raw_client, fast_client, our_target, calls: int, rounds: int, concurrency: int
+) -> dict:
     with ExitStack() as stack:
-        raw = RawClient(raw_target, stack)
+        raw = RawClient(raw_client, stack)
+        fast = RawClient(fast_client, stack) if fast_client is not None else None
         conn = mj.connect(f"bench-{label}", our_target)
         stack.callback(conn.close)
         ways = {
             "raw async": lambda: raw.async_loop(calls),
+            **({"fastmcp async": lambda: fast.async_loop(calls)} if fast else {}),
             "raw portal": lambda: raw.portal_loop(calls),
             "ours sync": lambda: ours_sync(conn, calls),
             "ours async": lambda: ours_async(conn, calls),
@@ -133,8 +136,26 @@ def bench_target(label: str, raw_target, our_target, calls: int, rounds: int, co
             "ours sync / raw async": round(rates["ours sync"] / rates["raw async"], 3),
             "ours async / raw async": round(rates["ours async"] / rates["raw async"], 3),
             "ours map / raw concurrent": round(rates["ours map"] / rates["raw concurrent"], 3),
+            **(
+                {"ours sync / fastmcp async": round(rates["ours sync"] / rates["fastmcp async"], 3)}
+                if "fastmcp async" in rates
+                else {}
+            ),
         },
     }
+
+
+def _fastmcp_client(target):
+    """fastmcp's client for the same target, or None when fastmcp is not installed (pip install fastmcp)."""
+    try:
+        from fastmcp import Client as FastClient
+        from fastmcp.client.transports import StdioTransport
+    except ImportError:
+        print("(fastmcp not installed: its baseline is skipped; pip install fastmcp)")
+        return None
+    if hasattr(target, "command"):
+        return FastClient(StdioTransport(command=target.command, args=list(target.args)))
+    return FastClient(target)
 
 
 def main() -> None:
@@ -144,16 +165,25 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
+    from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
     demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
+    params = StdioServerParameters(command=demo_argv[0], args=demo_argv[1:])
     results = [
         bench_target(
-            "in-process", create_server(), create_server(), args.calls, args.rounds, args.concurrency
+            "in-process",
+            Client(create_server()),
+            _fastmcp_client(create_server()),
+            create_server(),
+            args.calls,
+            args.rounds,
+            args.concurrency,
         ),
         bench_target(
             "stdio",
-            StdioServerParameters(command=demo_argv[0], args=demo_argv[1:]),
+            Client(params),
+            _fastmcp_client(params),
             demo_argv,
             args.calls,
             args.rounds,
@@ -165,7 +195,7 @@ def main() -> None:
         for name, rate in r["calls_per_s"].items():
             print(f"  {name:15s} {rate:9.1f} calls/s")
         for name, ratio in r["ratios"].items():
-            print(f"  {name:28s} {ratio:.3f}x")
+            print(f"  {name:30s} {ratio:.3f}x")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)
