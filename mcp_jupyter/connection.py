@@ -668,18 +668,26 @@ class Connection:
             self._subscriptions.pop(uri, None)
             raise self._translate(exc, f"subscribing to {uri!r}") from None
 
-    def unsubscribe(self, uri: str) -> None:
-        """Stop receiving updates of ``uri``."""
-        runtime().call(self._unsubscribe, str(uri))
+    def unsubscribe(self, uri: str, callback: Callable[[str], Any] | None = None) -> None:
+        """Stop receiving updates of ``uri`` (only for ``callback``, if given; the server is told
+        once no callback is left)."""
+        runtime().call(self._unsubscribe, str(uri), callback)
 
-    async def aunsubscribe(self, uri: str) -> None:
+    async def aunsubscribe(self, uri: str, callback: Callable[[str], Any] | None = None) -> None:
         """Async twin of :meth:`unsubscribe`."""
-        await runtime().run(self._unsubscribe, str(uri))
+        await runtime().run(self._unsubscribe, str(uri), callback)
 
-    async def _unsubscribe(self, uri: str) -> None:
+    async def _unsubscribe(self, uri: str, callback: Callable | None = None) -> None:
         client = self._require_client()
-        if self._subscriptions.pop(uri, None) is None:
+        callbacks = self._subscriptions.get(uri)
+        if callbacks is None:
             return
+        if callback is not None:
+            if callback in callbacks:
+                callbacks.remove(callback)
+            if callbacks:
+                return  # others still listen to this URI
+        del self._subscriptions[uri]
         try:
             if self._modern:
                 await self._restart_listener()

@@ -251,3 +251,13 @@ def test_everything_auto_mode_connects(everything_cmd):
         assert conn.protocol_version == "2025-11-25"
     finally:
         conn.close()
+
+
+def test_unsubscribe_one_callback_keeps_the_others(demo_inproc):
+    first, second = [], []
+    demo_inproc.subscribe("demo://counter", first.append)
+    demo_inproc.subscribe("demo://counter", second.append)
+    demo_inproc.unsubscribe("demo://counter", first.append)
+    assert demo_inproc.subscriptions == ["demo://counter"]
+    demo_inproc.unsubscribe("demo://counter", second.append)
+    assert demo_inproc.subscriptions == []

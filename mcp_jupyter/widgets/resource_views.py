@@ -294,11 +294,7 @@ class ResourceBrowser(_Reader, W.VBox):
         if uri is None:
             return
         self.updates_label.value = ""
-        callbacks = self.conn._subscriptions.get(uri, [])
-        if self._updated in callbacks:
-            callbacks.remove(self._updated)
-        if not callbacks:
-            start(lambda: self.conn.aunsubscribe(uri))
+        start(lambda: self.conn.aunsubscribe(uri, self._updated))
 
 
 def _haystack(item: Any) -> str:
