@@ -18,6 +18,8 @@ from typing import Any
 
 from IPython.utils.text import DollarFormatter
 
+from mcp_jupyter.widgets.schema import json_type_of
+
 
 class MagicUsageError(Exception):
     """A mistake in a ``%mcp`` command line; the magic prints it as one ``error:`` line."""
@@ -447,20 +449,8 @@ def _types_of(spec: Any) -> list[str]:
     for branch in list(spec.get("anyOf") or []) + list(spec.get("oneOf") or []):
         types.extend(t for t in _types_of(branch) if t not in types)
     if not types and "enum" in spec:
-        types = sorted({_json_type(v) for v in spec["enum"]})
+        types = sorted({json_type_of(v) for v in spec["enum"]})
     return types
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if value is None:
-        return "null"
-    return "string"
 
 
 _TRUE = {"true", "yes", "on", "1"}
