@@ -11,8 +11,12 @@ from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_local_scope, no_var_expand
 
+from mcp_jupyter.magics import (
+    awaitable,
+    consent_commands,  # noqa: F401 - registers sampling/consent/roots/audit/inbox
+    widget_commands,  # noqa: F401 - registers %mcp form and %mcp explore
+)
 from mcp_jupyter.magics import serving as _serving  # noqa: F401 - registers serve/export
-from mcp_jupyter.magics import widget_commands  # noqa: F401 - registers %mcp form and %mcp explore
 from mcp_jupyter.magics.commands import CELL_COMMANDS, COMMANDS, report
 from mcp_jupyter.magics.completion import mcp_matcher
 from mcp_jupyter.magics.parser import MagicUsageError, parse_command
@@ -56,6 +60,7 @@ class MCPMagics(Magics):
 def load_ipython_extension(ipython: Any) -> None:
     """Register the magics and the tab completer (idempotent)."""
     ipython.register_magics(MCPMagics)
+    awaitable.install(ipython)  # %mcp call awaits, so consent cards stay clickable
     matchers = ipython.Completer.custom_matchers
     if mcp_matcher not in matchers:
         matchers.append(mcp_matcher)
@@ -63,6 +68,7 @@ def load_ipython_extension(ipython: Any) -> None:
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Remove the tab completer (IPython has no API to unregister magics)."""
+    awaitable.uninstall(ipython)
     matchers = ipython.Completer.custom_matchers
     if mcp_matcher in matchers:
         matchers.remove(mcp_matcher)
