@@ -386,12 +386,23 @@ def _target_for(server: str) -> W.Output | None:
 
 
 def frontend_renders_widgets() -> bool:
-    """Whether a widget-rendering frontend (JupyterLab, Notebook 7, VS Code) is connected to this kernel.
+    """Whether the frontend driving this kernel renders widgets and lets a person click them.
 
-    Such frontends open the ``jupyter.widget.control`` comm when they connect; nbclient, papermill
-    and terminal consoles do not.
+    Signals, any of which is enough: the frontend opened ipywidgets' ``jupyter.widget.control`` comm
+    (it restores widget state); the kernel's latest request is a widget message (someone is clicking
+    widgets); or the running cell came from a notebook frontend (JupyterLab, Notebook 7, VS Code send
+    a ``cellId``) that allows stdin (nbclient and papermill never do).
     """
-    return kernel() is not None and W.Widget._control_comm is not None
+    k = kernel()
+    if k is None:
+        return False
+    if W.Widget._control_comm is not None:
+        return True
+    latest = k.get_parent("shell") or {}
+    if latest.get("header", {}).get("msg_type") == "comm_msg":
+        return True
+    cell = current_cell_parent() or {}
+    return bool(cell.get("content", {}).get("allow_stdin")) and "cellId" in (cell.get("metadata") or {})
 
 
 class WidgetPresenter:
