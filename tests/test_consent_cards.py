@@ -156,3 +156,14 @@ def test_sampling_card_shows_every_part_of_the_request():
         assert expected in params_html
     assert card.message_boxes[0][1].value == "Hi <b>there</b>"  # a text box shows it as text, not HTML
     assert card.system_box.value == "Be nice" and card.model_picker.value == "b"
+
+
+def test_the_inbox_announces_requests_and_knows_when_it_is_on_screen():
+    from mcp_jupyter.widgets.inbox import Inbox
+
+    inbox = Inbox.instance()
+    assert "application/vnd.jupyter.widget-view+json" in inbox._repr_mimebundle_()
+    assert Inbox.on_screen()
+    params = ElicitRequestFormParams(message="<b>hi</b>", requested_schema={"type": "object", "properties": {}})
+    inbox.announce(_request(params, server="<i>srv</i>"))
+    assert "&lt;i&gt;srv&lt;/i&gt;" in inbox.announcements.value and "<b>hi" not in inbox.announcements.value

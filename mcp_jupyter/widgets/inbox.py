@@ -3,7 +3,7 @@ cards no cell is showing (e.g. a request that arrives while no cell runs).
 
     mj.consent.inbox()        # or %mcp inbox; display it once, keep it on screen
 
-CSS classes: ``mcpj-consent-inbox``, its announcements ``mcpj-inbox-log``, held cards inside.
+CSS classes: ``mcpj-consent-inbox``, its announcements ``mcpj-inbox-log`` (``.announcements``), held cards inside.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ class Inbox(W.VBox):
     def __init__(self) -> None:
         self._shown = False
         self._lines: list[str] = []
-        self.log = W.HTML("<i>no requests yet</i>")
-        self.log.add_class("mcpj-inbox-log")
+        self.announcements = W.HTML("<i>no requests yet</i>")
+        self.announcements.add_class("mcpj-inbox-log")
         self.cards = W.VBox()
         title = W.HTML("<b>MCP consent inbox</b> — requests from servers that need your decision")
         super().__init__(
-            [title, self.log, self.cards], layout=W.Layout(border="1px solid #b26a00", padding="4px")
+            [title, self.announcements, self.cards], layout=W.Layout(border="1px solid #b26a00", padding="4px")
         )
         self.add_class("mcpj-consent-inbox")
         broker.on_new_request(self.announce)
@@ -66,7 +66,7 @@ class Inbox(W.VBox):
             f"{html.escape(request.summary)}"
         )
         self._lines = [line, *self._lines][:_MAX_LINES]
-        self.log.value = "<br>".join(self._lines)
+        self.announcements.value = "<br>".join(self._lines)
 
     def hold(self, card: W.Widget) -> None:
         """Show ``card`` here (newest first); it stays, disabled, once answered."""
