@@ -1,0 +1,28 @@
+"""The sampling-and-elicitation tutorial runs headless in a real kernel (nbclient): no frontend, no
+stdin, so the policy and the scripted responder answer, and nothing hangs."""
+
+from __future__ import annotations
+
+from tests.conftest import REPO_ROOT
+
+NOTEBOOK = REPO_ROOT / "notebooks" / "04-sampling-and-elicitation.ipynb"
+
+
+def outputs_text(cell) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", ""))
+        parts.append(output.get("data", {}).get("text/plain", ""))
+    return "\n".join(parts)
+
+
+def test_the_tutorial_runs_headless(run_notebook):
+    nb = run_notebook(NOTEBOOK)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    text = [outputs_text(c) for c in code]
+    assert "'action': 'decline'" in text[1]  # headless default
+    assert "'name': 'Ada'" in text[2] and "'newsletter': False" in text[2]
+    assert "'model': 'tiny-llm'" in text[3]
+    assert "'action': 'decline'" in text[4] and "refused: too many sampling requests" in text[4]
+    assert "file://" in text[5]
+    assert "responder" in text[6] and "headless" in text[6]
