@@ -164,6 +164,8 @@ def test_the_inbox_announces_requests_and_knows_when_it_is_on_screen():
     inbox = Inbox.instance()
     assert "application/vnd.jupyter.widget-view+json" in inbox._repr_mimebundle_()
     assert Inbox.on_screen()
-    params = ElicitRequestFormParams(message="<b>hi</b>", requested_schema={"type": "object", "properties": {}})
+    params = ElicitRequestFormParams(
+        message="<b>hi</b>", requested_schema={"type": "object", "properties": {}}
+    )
     inbox.announce(_request(params, server="<i>srv</i>"))
     assert "&lt;i&gt;srv&lt;/i&gt;" in inbox.announcements.value and "<b>hi" not in inbox.announcements.value

@@ -36,7 +36,8 @@ class Inbox(W.VBox):
         self.cards = W.VBox()
         title = W.HTML("<b>MCP consent inbox</b> — requests from servers that need your decision")
         super().__init__(
-            [title, self.announcements, self.cards], layout=W.Layout(border="1px solid #b26a00", padding="4px")
+            [title, self.announcements, self.cards],
+            layout=W.Layout(border="1px solid #b26a00", padding="4px"),
         )
         self.add_class("mcpj-consent-inbox")
         broker.on_new_request(self.announce)
