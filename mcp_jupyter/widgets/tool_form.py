@@ -32,6 +32,7 @@ from mcp_jupyter.display.html import Safe, card, esc, short, wrap
 from mcp_jupyter.display.tables import tool_badges
 
 from .background import Job, output_html, settle, start
+from .consent_cards import show_cards_in
 from .schema_form import SchemaForm
 
 __all__ = ["ToolForm", "forget_inputs", "needs_confirmation", "remembered_inputs", "call_code"]
@@ -271,9 +272,16 @@ class ToolForm(W.VBox):
         self._say("running", f"calling {self.tool_name}…")
         started = time.perf_counter()
         conn, name, timeout = self.conn, self.tool_name, self.timeout
+        # A consent request this call causes (sampling, elicitation) shows its card in this form.
+        stop_showing_cards = show_cards_in(self.output, conn.name)
         # Store the job before attaching the callback: a fast call may finish first.
         self.job = job = start(lambda: conn.acall(name, args, timeout=timeout, progress=self._on_progress))
-        job.on_done(lambda done: self._finished(done, time.perf_counter() - started))
+
+        def finished(done: Job) -> None:
+            stop_showing_cards()
+            self._finished(done, time.perf_counter() - started)
+
+        job.on_done(finished)
         return job
 
     def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:

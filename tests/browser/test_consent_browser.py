@@ -3,7 +3,7 @@
 Each path from DESIGN's "widgets while a cell waits": (1) ``await conn.acall("ask_user")`` in a cell,
 the form filled and accepted in the card; (2) ``%mcp call demo summarize ...`` (awaited by the input
 transformer), sampling from a real local OpenAI-compatible endpoint, reviewed and sent; (3) a tool
-form's Call button, the card answered in the inbox; (4) a decline, which the server gets as a refusal.
+form's Call button, the card answered in the form itself; (4) a decline, which the server gets as a refusal.
 Plus the fallback: a plain sync ``conn.call`` cannot show a clickable card, so it asks on stdin.
 One notebook (one kernel) for all of them: the machine has 2 cores.
 """
@@ -30,7 +30,7 @@ def cells(base_url: str) -> list[str]:
         "outcome = await conn.acall('ask_user', question='Who are you?')\nprint('RESULT', outcome.structured)",
         # (2) the magic, awaited by the input transformer; sampling reviewed in the card
         "%mcp call demo summarize text='The quick brown fox jumps over the lazy dog' max_words=5",
-        # (3) a tool form's Call button; its card goes to the inbox (no cell runs then)
+        # (3) a tool form's Call button; its card appears in the form (the inbox stays empty)
         "mj.consent.inbox()",
         "conn.tools['ask_user'].form()",
         # (4) a decline
@@ -80,17 +80,16 @@ def test_consent_cards_in_jupyterlab(open_notebook):
         assert "tiny-model says:" in cell_output(page, 2)
         assert len(llm.requests) == 1
 
-        # (3) the tool form's Call button: the card lands in the inbox, answered there
+        # (3) the tool form's Call button: the card appears in the form and is answered there
         run_cell(page, 3)
         wait_idle(page)
         run_cell(page, 4)
         wait_idle(page)
         form = cell(page, 4).locator(".mcpj-tool-form")
         form.locator(".mcpj-submit").click()
-        inbox = cell(page, 3).locator(".mcpj-consent-inbox")
-        card = inbox.locator(".mcpj-consent-card")
+        card = form.locator(".mcpj-consent-card")
         card.wait_for(timeout=TIMEOUT)
-        inbox.locator(".mcpj-inbox-log", has_text="asks for elicitation").wait_for(timeout=TIMEOUT)
+        assert cell(page, 3).locator(".mcpj-consent-card").count() == 0
         card.locator(".mcpj-field-name input").fill("Bo")
         card.locator(".mcpj-field-color select").select_option("red")
         card.locator(".mcpj-consent-approve").click()
