@@ -60,6 +60,9 @@ _LAZY = {
     "serve": "serve",
     "server": "serve",
     "export_notebook": "serve",
+    # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
+    "consent": None,
+    "roots": "consent.roots_manager",
 }
 
 __all__ = [
@@ -83,11 +86,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module_name = _LAZY.get(name)
-    if module_name is None:
+    if name not in _LAZY:
         raise AttributeError(f"module 'mcp_jupyter' has no attribute {name!r}")
     import importlib
 
+    module_name = _LAZY[name]
+    if module_name is None:  # a subpackage exported as itself
+        return importlib.import_module(f".{name}", __name__)
     module = importlib.import_module(f".{module_name}", __name__)
     value = getattr(module, name)
     if name != "server":  # the kernel's server object may be replaced; always look it up
