@@ -145,6 +145,10 @@ def bench_target(
     }
 
 
+async def _unused(*_args):
+    raise AssertionError("the benchmark's tools never ask the client anything")
+
+
 def _fastmcp_client(target):
     """fastmcp's client for the same target, or None when fastmcp is not installed (pip install fastmcp)."""
     try:
@@ -165,9 +169,17 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
-    from mcp import Client
+    from functools import partial
+
+    from mcp import Client as SDKClient
     from mcp.client.stdio import StdioServerParameters
 
+    # Like for like: our connections advertise sampling, elicitation and roots (the consent layer
+    # answers them), and a 2026-07-28 request carries the client's capabilities in its _meta, so the
+    # raw client advertises the same (its callbacks are never called here).
+    Client = partial(
+        SDKClient, sampling_callback=_unused, elicitation_callback=_unused, list_roots_callback=_unused
+    )
     demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
     params = StdioServerParameters(command=demo_argv[0], args=demo_argv[1:])
     results = [
