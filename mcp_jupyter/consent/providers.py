@@ -106,25 +106,36 @@ class CallableProvider(Provider):
         return _as_answer(result, model or self.models[0])
 
 
-class OpenAIProvider(Provider):
-    """OpenAI-compatible chat completions through the official ``openai`` client."""
+class _EndpointProvider(Provider):
+    """A provider that calls an LLM API: model names, endpoint, API key variable, timeout."""
 
-    name = "openai"
+    default_key_env = ""
+    example_model = "a-model"
 
     def __init__(
         self,
         model: str | list[str],
         *,
         base_url: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
+        api_key_env: str | None = None,
         timeout: float = 120.0,
     ) -> None:
         self.models = [model] if isinstance(model, str) else list(model)
         if not self.models:
-            raise ValueError("openai(...) needs at least one model name, e.g. model='gpt-4o-mini'")
+            raise ValueError(
+                f"{self.name}(...) needs at least one model name, e.g. model={self.example_model!r}"
+            )
         self.base_url = base_url
-        self.api_key_env = api_key_env
+        self.api_key_env = api_key_env or self.default_key_env
         self.timeout = timeout
+
+
+class OpenAIProvider(_EndpointProvider):
+    """OpenAI-compatible chat completions through the official ``openai`` client."""
+
+    name = "openai"
+    default_key_env = "OPENAI_API_KEY"
+    example_model = "gpt-4o-mini"
 
     def _client(self) -> Any:
         try:
@@ -178,25 +189,12 @@ class OpenAIProvider(Provider):
         )
 
 
-class AnthropicProvider(Provider):
+class AnthropicProvider(_EndpointProvider):
     """Anthropic messages through the official ``anthropic`` client."""
 
     name = "anthropic"
-
-    def __init__(
-        self,
-        model: str | list[str],
-        *,
-        base_url: str | None = None,
-        api_key_env: str = "ANTHROPIC_API_KEY",
-        timeout: float = 120.0,
-    ) -> None:
-        self.models = [model] if isinstance(model, str) else list(model)
-        if not self.models:
-            raise ValueError("anthropic(...) needs at least one model name")
-        self.base_url = base_url
-        self.api_key_env = api_key_env
-        self.timeout = timeout
+    default_key_env = "ANTHROPIC_API_KEY"
+    example_model = "claude-sonnet-4-5"
 
     def _client(self) -> Any:
         try:
