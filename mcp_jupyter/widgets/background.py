@@ -148,6 +148,27 @@ def output_html(output: Any, html: str, text: str = "") -> None:
     )
 
 
+def show_failure(output: Any, title: str, error: BaseException) -> None:
+    """Replace ``output`` with an error card for ``error`` (escaped; any thread)."""
+    from mcp_jupyter.display.html import Safe, card, esc
+
+    output_html(output, card(title, Safe(f"<pre>{esc(str(error))}</pre>"), cls="mcpj-error"))
+
+
+def wait_for(job: Job | None, timeout: float | None, nothing_yet: str) -> Any:
+    """Block until ``job`` is done and its outcome shown; return its result or raise its error.
+
+    For tests and scripts only: a widget callback must never wait. ``nothing_yet`` is the
+    error message when no job was started.
+    """
+    if job is None:
+        raise RuntimeError(nothing_yet)
+    try:
+        return job.wait(timeout)
+    finally:
+        settle(job)
+
+
 def settle(job: Job, timeout: float = 5.0) -> None:
     """Wait until ``job`` is done and its done-callbacks have updated the widgets (tests, scripts).
 

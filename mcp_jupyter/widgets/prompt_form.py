@@ -21,9 +21,9 @@ from typing import Any
 import ipywidgets as W
 
 from mcp_jupyter.display.content import prompt_result_html
-from mcp_jupyter.display.html import Safe, card, esc, short, wrap
+from mcp_jupyter.display.html import Safe, esc, short, wrap
 
-from .background import Job, output_html, settle, start
+from .background import Job, output_html, show_failure, start, wait_for
 from .completion import CompletingText
 
 __all__ = ["PromptForm", "css_name"]
@@ -163,9 +163,7 @@ class PromptForm(W.VBox):
         if error is not None:
             self.error = error
             self.status.value = esc(f"failed after {seconds:.2f} s")
-            output_html(
-                self.output, card("prompt failed", Safe(f"<pre>{esc(str(error))}</pre>"), cls="mcpj-error")
-            )
+            show_failure(self.output, "prompt failed", error)
             return
         self.result = job.future.result()
         self.status.value = esc(f"done in {seconds:.2f} s")
@@ -173,9 +171,4 @@ class PromptForm(W.VBox):
 
     def wait(self, timeout: float | None = None) -> Any:
         """Block until the prompt is rendered; return the PromptResult (tests and scripts only)."""
-        if self.job is None:
-            raise RuntimeError("nothing was requested yet: press Get prompt (or .submit()) first")
-        try:
-            return self.job.wait(timeout)
-        finally:
-            settle(self.job)
+        return wait_for(self.job, timeout, "nothing was requested yet: press Get prompt (or .submit()) first")

@@ -19,9 +19,9 @@ from typing import Any
 import ipywidgets as W
 
 from mcp_jupyter.display.content import resource_result_html
-from mcp_jupyter.display.html import Safe, card, esc, short, wrap
+from mcp_jupyter.display.html import Safe, esc, short, wrap
 
-from .background import Job, output_html, settle, spawn, start
+from .background import Job, output_html, show_failure, spawn, start, wait_for
 from .completion import CompletingText
 from .prompt_form import argument_row
 
@@ -52,9 +52,7 @@ class _Reader:
         error = job.future.exception()
         if error is not None:
             self.status.value = esc("read failed")
-            output_html(
-                self.output, card("read failed", Safe(f"<pre>{esc(str(error))}</pre>"), cls="mcpj-error")
-            )
+            show_failure(self.output, "read failed", error)
             return
         self.result = job.future.result()
         self.status.value = esc("read")
@@ -62,12 +60,7 @@ class _Reader:
 
     def wait(self, timeout: float | None = None) -> Any:
         """Block until the latest read is shown; return its ResourceResult (tests and scripts only)."""
-        if self.job is None:
-            raise RuntimeError("nothing was read yet")
-        try:
-            return self.job.wait(timeout)
-        finally:
-            settle(self.job)
+        return wait_for(self.job, timeout, "nothing was read yet")
 
 
 def _output_widgets() -> tuple[W.HTML, W.Output]:

@@ -28,10 +28,10 @@ from typing import Any
 import ipywidgets as W
 
 from mcp_jupyter.display.content import tool_result_html
-from mcp_jupyter.display.html import Safe, card, esc, short, wrap
+from mcp_jupyter.display.html import Safe, esc, short, wrap
 from mcp_jupyter.display.tables import tool_badges
 
-from .background import Job, output_html, settle, start
+from .background import Job, output_html, show_failure, start, wait_for
 from .consent_cards import show_cards_in
 from .schema_form import SchemaForm
 
@@ -310,9 +310,7 @@ class ToolForm(W.VBox):
             self.error = error
             self.progress.layout.visibility = "hidden"
             self._say("error", f"failed after {seconds:.2f} s")
-            output_html(
-                self.output, card("call failed", Safe(f"<pre>{esc(str(error))}</pre>"), cls="mcpj-error")
-            )
+            show_failure(self.output, "call failed", error)
             return
         self.result = job.future.result()
         self.progress.value = self.progress.max
@@ -331,12 +329,9 @@ class ToolForm(W.VBox):
 
         For tests and scripts: a widget callback must never wait. Raises the call's error.
         """
-        if self.job is None:
-            raise RuntimeError("nothing was called yet: press Call (or .call_button.click()) first")
-        try:
-            return self.job.wait(timeout)
-        finally:
-            settle(self.job)
+        return wait_for(
+            self.job, timeout, "nothing was called yet: press Call (or .call_button.click()) first"
+        )
 
     def _say(self, state: str, message: str) -> None:
         self.status.value = f'<span class="mcpj-status-{esc(state)}">{esc(message)}</span>'
