@@ -34,12 +34,8 @@ from .results import (
     Tools,
 )
 from .runtime import runtime
+from .translate import Failure, looks_like_legacy_sse, translate
 from .transports import StderrCapture, check_command, classify
-
-try:
-    _BaseExceptionGroup = BaseExceptionGroup  # type: ignore[name-defined]
-except NameError:  # Python 3.10
-    from exceptiongroup import BaseExceptionGroup as _BaseExceptionGroup
 
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT"]
 
@@ -48,8 +44,6 @@ DEFAULT_CONNECT_TIMEOUT = 60.0
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang a listing
 _MAX_LOGS = 2000
-_CONNECTION_CLOSED = -32000
-_REQUEST_TIMEOUT = -32001
 
 
 def _quiet_sdk_logging() -> None:
@@ -196,7 +190,7 @@ class Connection:
                         if not isinstance(exc, Exception):
                             raise
                         return
-                    if last or not _looks_like_wrong_http_transport(exc):
+                    if last or not looks_like_legacy_sse(exc):
                         raise
                     continue  # spec back-compat: a Streamable HTTP failure with 4xx -> try legacy SSE
                 finally:
@@ -927,7 +921,19 @@ class Connection:
     # -- errors ----------------------------------------------------------------------------
     def _translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
         """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
-        return translate_error(self, exc, doing, timeout=timeout)
+        failure = Failure(
+            server=self.name,
+            target=self.target,
+            doing=doing,
+            stderr=self.stderr_tail(),
+            timeout=timeout if timeout is not None else self.timeout,
+            connect_timeout=self.connect_timeout,
+            stdio=self.spec.kind == "stdio",
+        )
+        error = translate(exc, failure)
+        if isinstance(error, E.ServerExited):
+            self._on_eof()  # a request learned first that the server is gone
+        return error
 
     def __repr__(self) -> str:
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
@@ -944,142 +950,6 @@ async def _run_listener(fn: Callable, *args: Any) -> None:
         logging.getLogger("mcp_jupyter").exception("a notification callback raised")
 
 
-def translate_error(
-    conn: Connection, exc: BaseException, doing: str, *, timeout: float | None = None
-) -> BaseException:
-    """The mcp_jupyter exception for ``exc`` raised while ``doing`` something on ``conn``."""
-    import anyio
-    from mcp.shared.exceptions import MCPError
-
-    exc = _unwrap_group(exc)
-    if isinstance(exc, (E.MCPJupyterError, KeyboardInterrupt, anyio.get_cancelled_exc_class())):
-        return exc
-    name = conn.name
-    where = f"server {name!r} ({conn.target})"
-    tail = conn.stderr_tail()
-    if isinstance(exc, MCPError):
-        if exc.code == _CONNECTION_CLOSED and doing == "connecting":
-            return E.ConnectionFailed(
-                f"{where} exited (or closed the connection) before completing the MCP handshake; "
-                "see its stderr below, fix the cause and connect again",
-                server=name,
-                stderr=tail,
-            )
-        if exc.code == _CONNECTION_CLOSED:
-            conn._mark_dead_if_open()
-            if conn._closing is not None and conn.status == "dead":
-                conn._closing.set()
-            return E.ServerExited(
-                f"{where} closed the connection while {doing} (the process exited or crashed); "
-                f"see its stderr below, fix the cause and reconnect with mj.connect({name!r}, ...)",
-                server=name,
-                stderr=tail,
-            )
-        if exc.code == _REQUEST_TIMEOUT:
-            seconds = timeout if timeout is not None else conn.timeout
-            return E.RequestTimeout(
-                f"{where} did not answer within {seconds:g} s while {doing}; the request was cancelled. "
-                "Pass timeout=<seconds> for a longer wait.",
-                server=name,
-            )
-        return E.ProtocolError(
-            f"{where} answered with error {exc.code} while {doing}: {exc.message}",
-            code=exc.code,
-            data=exc.data,
-            server=name,
-        )
-    if isinstance(exc, TimeoutError):
-        if doing == "connecting":
-            return E.ConnectionFailed(
-                f"{where} did not complete the MCP handshake within {conn.connect_timeout:g} s; is it an MCP "
-                "server speaking over this transport? (connect_timeout=... allows a slower start)",
-                server=name,
-                stderr=tail,
-            )
-        return E.RequestTimeout(f"{where} did not answer within the timeout while {doing}", server=name)
-    if isinstance(exc, FileNotFoundError):
-        return E.ConnectionFailed(
-            f"could not start {where}: {exc.strerror or exc}; check the command and that it is installed",
-            server=name,
-        )
-    if isinstance(exc, PermissionError):
-        return E.ConnectionFailed(f"could not start {where}: permission denied", server=name)
-    http_message = _describe_http_error(exc, conn)
-    if http_message:
-        return E.ConnectionFailed(http_message, server=name)
-    if _is_validation_error(exc):
-        return E.ProtocolError(
-            f"{where} sent an invalid message while {doing}: {str(exc)[:500]}", server=name
-        )
-    if doing == "connecting":
-        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        if conn.spec.kind == "stdio" and conn.status in ("failed", "connecting"):
-            return E.ConnectionFailed(
-                f"could not connect to {where}: {detail}. The server may have exited at start-up or written "
-                "something other than MCP to stdout; its stderr is below.",
-                server=name,
-                stderr=tail,
-            )
-        return E.ConnectionFailed(f"could not connect to {where}: {detail}", server=name, stderr=tail)
-    return E.MCPJupyterError(f"{where}: {type(exc).__name__} while {doing}: {exc}", server=name, stderr=tail)
-
-
-def _unwrap_group(exc: BaseException) -> BaseException:
-    """The most telling leaf of a (nested) exception group."""
-    while isinstance(exc, _BaseExceptionGroup) and exc.exceptions:
-        leaves = list(exc.exceptions)
-        # Prefer a real error over cancellation noise.
-        import anyio
-
-        real = [e for e in leaves if not isinstance(e, anyio.get_cancelled_exc_class())]
-        exc = (real or leaves)[0]
-    return exc
-
-
-def _describe_http_error(exc: BaseException, conn: Connection) -> str | None:
-    try:
-        import httpx2
-    except ImportError:  # pragma: no cover - the SDK depends on it
-        return None
-    url = conn.target
-    if isinstance(exc, httpx2.ConnectError):
-        return (
-            f"nothing is listening at {url} (connection refused); start the server or check the host and port"
-        )
-    if isinstance(exc, httpx2.TimeoutException):
-        return f"{url} did not respond in time; check the URL and the network"
-    if isinstance(exc, httpx2.HTTPStatusError):
-        status = exc.response.status_code
-        if status in (401, 403):
-            return (
-                f"{url} refused the connection with HTTP {status}; pass credentials, e.g. "
-                "headers={'Authorization': 'Bearer <token>'} (or --header in %mcp connect)"
-            )
-        return f"{url} answered HTTP {status}; is this the server's MCP endpoint (often /mcp or /sse)?"
-    if isinstance(exc, httpx2.HTTPError):
-        return f"HTTP error talking to {url}: {exc}"
-    return None
-
-
-def _looks_like_wrong_http_transport(exc: BaseException) -> bool:
-    """Whether a Streamable HTTP connect failure suggests a legacy HTTP+SSE server (spec back-compat)."""
-    from mcp.shared.exceptions import MCPError
-
-    exc = _unwrap_group(exc)
-    try:
-        import httpx2
-
-        if isinstance(exc, httpx2.HTTPStatusError):
-            return 400 <= exc.response.status_code < 500 and exc.response.status_code not in (401, 403)
-        if isinstance(exc, (httpx2.ConnectError, httpx2.TimeoutException)):
-            return False
-    except ImportError:  # pragma: no cover
-        pass
-    if isinstance(exc, MCPError):
-        return exc.code not in (_REQUEST_TIMEOUT,) and "401" not in exc.message and "403" not in exc.message
-    return False
-
-
 def _describe_garbage(exc: Exception) -> str:
     """What a server wrote instead of JSON-RPC, briefly (the SDK's message is a pydantic essay)."""
     errors = getattr(exc, "errors", None)
@@ -1090,10 +960,6 @@ def _describe_garbage(exc: Exception) -> str:
         except Exception:  # noqa: BLE001 - fall back to the plain message
             pass
     return str(exc).splitlines()[0][:300]
-
-
-def _is_validation_error(exc: BaseException) -> bool:
-    return type(exc).__name__ == "ValidationError" and type(exc).__module__.startswith("pydantic")
 
 
 def _make_validator(schema: dict) -> Any:
