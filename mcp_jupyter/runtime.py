@@ -23,8 +23,6 @@ __all__ = ["Runtime", "runtime", "shutdown"]
 
 T = TypeVar("T")
 
-_CANCEL_GRACE_SECONDS = 2.0
-
 
 class Runtime:
     """A background anyio event loop, reachable from sync code and from other event loops."""
@@ -154,11 +152,9 @@ class Runtime:
         try:
             return future.result()
         except KeyboardInterrupt:
+            # The future is still pending, so cancel() succeeds at once and anyio cancels the
+            # task on the loop; there is nothing to wait for here.
             future.cancel()
-            try:
-                future.exception(timeout=_CANCEL_GRACE_SECONDS)
-            except BaseException:  # noqa: BLE001 - we only wait for the cancellation to land
-                pass
             raise
 
     async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
