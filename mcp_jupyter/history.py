@@ -18,6 +18,7 @@ from typing import Any
 __all__ = ["History", "HistoryEntry", "RecordingTransport"]
 
 DEFAULT_MAX_ENTRIES = 5000
+_MAX_PENDING = 1000  # requests awaiting a response, kept to pair them with it
 
 
 @dataclass
@@ -99,6 +100,8 @@ class History:
         key = (direction, msg_id)
         if kind == "request":
             self._pending[("recv" if direction == "send" else "send", msg_id)] = entry
+            if len(self._pending) > _MAX_PENDING:  # cancelled requests never get a response
+                del self._pending[next(iter(self._pending))]
         elif kind in ("response", "error"):
             request = self._pending.pop(key, None)
             if request is not None:
