@@ -8,12 +8,10 @@ The issue's goal is under a second on this machine.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import ipywidgets as W
+from _timing import median_seconds  # benchmarks/ is on sys.path when a script runs
 from mcp.server.mcpserver import MCPServer
 
 import mcp_jupyter as mj
@@ -30,17 +28,6 @@ def big_server(n: int) -> MCPServer:
     for i in range(n):
         server.add_tool(tool, name=f"tool_{i:04d}", description=f"Tool number {i}: does thing {i % 17}.")
     return server
-
-
-def median_seconds(build: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``build()`` over ``repeats`` runs (after one warm-up)."""
-    build()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        build()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def first_display(conn: object) -> None:

@@ -8,12 +8,10 @@ structure costs over the cheapest possible widget tree of the same size.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import ipywidgets as W
+from _timing import median_seconds  # benchmarks/ is on sys.path when a script runs
 
 from mcp_jupyter.widgets import SchemaForm
 
@@ -33,17 +31,6 @@ def wide_schema(n: int) -> dict:
     """An object schema with `n` properties cycling through the common kinds; a third required."""
     properties = {f"field_{i}": {**KINDS[i % len(KINDS)], "title": f"Field {i}"} for i in range(n)}
     return {"type": "object", "properties": properties, "required": [f"field_{i}" for i in range(0, n, 3)]}
-
-
-def median_seconds(build: Callable[[], object], repeats: int) -> float:
-    """Median wall time of `build()` over `repeats` runs (after one warm-up)."""
-    build()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        build()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main(n: int = 200, repeats: int = 5) -> None:
