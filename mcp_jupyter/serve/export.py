@@ -12,6 +12,12 @@ The export is static analysis of the code cells (``ast``), not a dump of kernel 
    printed warning: names never defined by code (state from magics, ``%run``, the debugger...),
    and bare expression statements that may have changed a kept value (``df.dropna(inplace=True)``).
 
+Nothing taken from outside the kept statements can become code: the notebook's path goes into a
+comment as a Python literal on one line, every note is a comment with *each* of its lines
+prefixed, each kept statement is cut out of its cell by its exact ``ast`` positions (and re-parsed
+to prove it is that one statement), and the finished script is parsed once more and refused
+unless its statements are exactly the header, the kept ones and the footer.
+
 The script imports ``mcp_jupyter`` so the decorators, pandas conversion and error handling are the
 very same code as in the kernel, and ends with :func:`mcp_jupyter.serve.standalone.main`:
 ``python server.py`` serves stdio, ``python server.py --http --port N`` serves Streamable HTTP.
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +35,19 @@ from pathlib import Path
 
 DECORATOR_NAMES = {"tool", "resource", "prompt"}
 PACKAGE = "mcp_jupyter"
+# Names IPython puts into ``builtins`` inside a kernel: a plain ``python server.py`` has none of them.
+IPYTHON_BUILTINS = {"get_ipython", "display", "__IPYTHON__"}
+# A statement reading one of these needs a running IPython (magics and ``!cmd`` become ``get_ipython()``).
+IPYTHON_ONLY = {"get_ipython", "__IPYTHON__"}
+PYTHON_BUILTINS = set(dir(builtins)) - IPYTHON_BUILTINS
+
+
+# A line as the parser counts lines: ended by \n, \r\n or \r only (str.splitlines also splits at \f, \v...).
+PARSER_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+class ExportError(RuntimeError):
+    """The generated script would not be exactly the statements the export chose: nothing is written."""
 
 
 @dataclass
@@ -39,6 +59,7 @@ class Statement:
     cell: int
     defines: set[str]
     uses: set[str]
+    needs_ipython: bool = False
 
 
 @dataclass
@@ -60,7 +81,10 @@ class ExportReport:
                 "notebook: define it in a cell, or add it to the script by hand."
             )
         lines += [f"not included (may have changed a kept value): {src}" for src in self.skipped_mutations]
-        lines += [f"not included (needs IPython): {src}" for src in self.skipped_ipython]
+        lines += [
+            f"not included (needs IPython: !cmd, %magic or get_ipython()): {src}"
+            for src in self.skipped_ipython
+        ]
         lines += [f"cell {n} is not valid Python and was skipped" for n in self.unparsable_cells]
         return lines
 
@@ -96,7 +120,8 @@ def export_source(cells: Sequence[str], out_path: str | Path | None = None, *, o
     """Build the script from cell sources; write it to ``out_path`` if given; return it."""
     statements, report = _parse_cells(cells)
     kept = _select(statements, report)
-    script = _render(kept, report, origin)
+    script_name = Path(out_path).name if out_path is not None else "server.py"
+    script = _render(kept, report, origin, script_name)
     for line in report.warnings():
         warnings.warn(f"mcp export: {line}", stacklevel=2)
     if out_path is not None:
@@ -115,22 +140,54 @@ def _parse_cells(cells: Sequence[str]) -> tuple[list[Statement], ExportReport]:
     statements: list[Statement] = []
     for number, cell in enumerate(cells, start=1):
         try:
-            tree = ast.parse(transformer.transform_cell(cell))
-        except SyntaxError:
+            code = transformer.transform_cell(cell)
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):  # ValueError: a NUL byte in the source
             report.unparsable_cells.append(number)
             continue
-        lines = transformer.transform_cell(cell).splitlines()
         for node in tree.body:
-            source = _source_of(lines, node)
-            statements.append(Statement(node, source, number, _defined_names(node), _used_names(node)))
+            loaded = _loaded_names(node)
+            statements.append(
+                Statement(
+                    node,
+                    _source_of(code, node),
+                    number,
+                    _defined_names(node),
+                    _used_names(node, loaded),
+                    needs_ipython=bool(loaded & IPYTHON_ONLY),
+                )
+            )
     return statements, report
 
 
-def _source_of(lines: list[str], node: ast.stmt) -> str:
-    """The statement's own text, decorators included (ast positions start at the ``def``)."""
+def _source_of(code: str, node: ast.stmt) -> str:
+    """The statement's own text, decorators included, and nothing else.
+
+    Cut by the parser's own positions (so ``x = 1; other()`` yields ``x = 1``, and line breaks
+    the parser does not count, like form feeds, cannot shift the cut), then re-parsed: if the text
+    is not exactly this one statement, the statement is written from its tree instead.
+    """
     decorators = getattr(node, "decorator_list", [])
-    start = min([node.lineno, *(d.lineno for d in decorators)])
-    return "\n".join(lines[start - 1 : node.end_lineno])
+    segment = ast.get_source_segment(code, node) or ""
+    if decorators:  # a top-level ``@`` line starts at column 0: take whole lines up to the ``def``
+        segment = _lines_between(code, decorators[0].lineno, node.lineno) + segment
+    if _is_exactly(segment, node):
+        return segment
+    return ast.unparse(node)
+
+
+def _lines_between(code: str, start: int, stop: int) -> str:
+    """Source lines ``start`` to ``stop - 1`` (1-based), split the way the parser splits them."""
+    lines = [line for line in PARSER_LINE.findall(code) if line]
+    return "".join(lines[start - 1 : stop - 1])
+
+
+def _is_exactly(source: str, node: ast.stmt) -> bool:
+    try:
+        body = ast.parse(source).body
+    except (SyntaxError, ValueError):
+        return False
+    return len(body) == 1 and ast.dump(body[0]) == ast.dump(node)
 
 
 def _defined_names(node: ast.stmt) -> set[str]:
@@ -161,9 +218,16 @@ def _base_name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _used_names(node: ast.stmt) -> set[str]:
-    """Names a statement reads from the module namespace (locals of functions excluded)."""
-    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+def _loaded_names(node: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _used_names(node: ast.stmt, loaded: set[str]) -> set[str]:
+    """Names a statement reads from the module namespace (locals of functions excluded).
+
+    Only plain Python's builtins are subtracted: inside a kernel ``get_ipython`` and ``display``
+    are builtins too, but an exported script runs without IPython.
+    """
     local: set[str] = set()
     for fn in (
         n for n in ast.walk(node) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
@@ -173,11 +237,11 @@ def _used_names(node: ast.stmt) -> set[str]:
             a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a
         }
         local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return (loaded - local) - set(dir(builtins))
+    return (loaded - local) - PYTHON_BUILTINS
 
 
 def _needs_ipython(statement: Statement) -> bool:
-    return "get_ipython" in statement.uses
+    return statement.needs_ipython
 
 
 def _is_served_def(statement: Statement) -> bool:
@@ -203,7 +267,9 @@ def _is_package_import(statement: Statement) -> bool:
 
 
 def _select(statements: list[Statement], report: ExportReport) -> list[Statement]:
-    served = _last_served_definitions(statements)
+    # Every IPython-only statement is left out and listed, needed or not: the user should know.
+    report.skipped_ipython = [s.source for s in statements if _needs_ipython(s)]
+    served = [s for s in _last_served_definitions(statements) if not _needs_ipython(s)]
     report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
     kept: set[int] = {id(s) for s in served}
     needed = _closure(statements, served, kept, report)
@@ -236,9 +302,6 @@ def _closure(
             s for s in statements if name in s.defines and (id(s) in served_ids or not _is_served_def(s))
         ]
         usable = [s for s in definers if not _needs_ipython(s)]
-        report.skipped_ipython += [
-            s.source for s in definers if _needs_ipython(s) and s.source not in report.skipped_ipython
-        ]
         if not usable:
             report.missing.setdefault(name, []).append(user)
             continue
@@ -263,7 +326,7 @@ def _report_mutations(
 
 # -- rendering ------------------------------------------------------------------------------------
 
-HEADER = '''"""MCP server exported from {origin} by mcp-jupyter.
+HEADER = '''"""MCP server exported by mcp-jupyter from a notebook's @mj.tool / @mj.resource / @mj.prompt functions.
 
 Run over stdio:            python {script}
 Run over Streamable HTTP:  python {script} --http --port 8000   (token from $MCP_JUPYTER_TOKEN, or printed)
@@ -279,17 +342,20 @@ if __name__ == "__main__":
 
     main()
 """
+ADDED_IMPORT = ast.parse("import mcp_jupyter as mj").body[0]
+PLAIN_SCRIPT_NAME = re.compile(r"[A-Za-z0-9_.-]+\.py")
 
 
-def _render(kept: list[Statement], report: ExportReport, origin: str) -> str:
-    parts = [HEADER.format(origin=origin, script="server.py", served=", ".join(report.served) or "(nothing)")]
+def _render(kept: list[Statement], report: ExportReport, origin: str, script_name: str) -> str:
+    served = [name for name in report.served if name.isidentifier()]  # always true: they are def names
+    script = script_name if PLAIN_SCRIPT_NAME.fullmatch(script_name) else "server.py"
+    parts = [HEADER.format(script=script, served=", ".join(served) or "(nothing)")]
+    parts.append(_comment(f"Exported from: {origin!r}") + "\n")
     notes = report.warnings()
     if notes:
-        parts.append(
-            "# WARNING: this export is incomplete:\n" + "\n".join(f"#   {line}" for line in notes) + "\n"
-        )
+        parts.append(_comment("WARNING: this export is incomplete:\n" + "\n".join(notes)) + "\n")
     if not any(_is_package_import(s) for s in kept):
-        parts.append("import mcp_jupyter as mj\n")
+        parts.append(ast.unparse(ADDED_IMPORT) + "\n")
     cell = None
     for statement in kept:
         if statement.cell != cell:
@@ -300,4 +366,34 @@ def _render(kept: list[Statement], report: ExportReport, origin: str) -> str:
         )
         parts.append(spacing + statement.source)
     parts.append(FOOTER)
-    return "\n".join(parts)
+    script_source = "\n".join(parts)
+    _check_script(script_source, kept)
+    return script_source
+
+
+def _comment(text: str) -> str:
+    """``text`` as comment lines that cannot end early: every line, as any parser counts lines, starts
+    with ``#`` (``str.splitlines`` breaks at \\n, \\r and every other line boundary), and control
+    characters are written as escapes."""
+    return "\n".join("# " + _printable(line) for line in text.splitlines() or [""])
+
+
+def _printable(line: str) -> str:
+    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in line)
+
+
+def _check_script(script: str, kept: list[Statement]) -> None:
+    """Refuse a script whose statements are not exactly: docstring, [import], the kept ones, footer."""
+    try:
+        body = ast.parse(script).body
+    except (SyntaxError, ValueError) as exc:
+        raise ExportError(f"the generated script does not parse ({exc}); nothing was written") from exc
+    added_import = [] if any(_is_package_import(s) for s in kept) else [ADDED_IMPORT]
+    expected = [*added_import, *(s.node for s in kept), *ast.parse(FOOTER).body]
+    docstring = body[0] if body else None
+    is_docstring = isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant)
+    if not is_docstring or [ast.dump(n) for n in body[1:]] != [ast.dump(n) for n in expected]:
+        raise ExportError(
+            "the generated script would run code other than the statements the export kept "
+            "(a hostile notebook name or cell?); nothing was written"
+        )
