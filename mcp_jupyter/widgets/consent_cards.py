@@ -35,11 +35,17 @@ import ipywidgets as W
 from mcp_jupyter.consent.frontend import current_cell_parent, kernel, register_presenter
 from mcp_jupyter.consent.requests import ConsentRequest
 
+from . import style
+from .submit import SubmitButton, iter_widgets
+
 __all__ = ["ConsentCard", "SamplingCard", "ElicitationCard", "WidgetPresenter", "show_cards_in", "card_for"]
 
 _TEXT_LIMIT = 20_000
 _MEDIA_LIMIT = 4_000_000  # base64 characters; bigger media are described, not decoded
-_CARD_STYLE = "border:2px solid #b26a00;border-radius:6px;padding:6px;background:#fff8e1"
+_HEADER_STYLE = (
+    f"border-left:6px solid {style.ATTENTION};border-radius:4px;padding:6px;"
+    f"background:{style.HEADER_BACKGROUND};color:{style.TEXT}"
+)
 
 
 def _esc(value: Any, limit: int = _TEXT_LIMIT) -> str:
@@ -49,8 +55,12 @@ def _esc(value: Any, limit: int = _TEXT_LIMIT) -> str:
     return html.escape(text)
 
 
-def _button(label: str, css: str, style: str = "", icon: str = "") -> W.Button:
-    button = W.Button(description=label, button_style=style, icon=icon, layout=W.Layout(width="auto"))
+def _button(label: str, css: str, style: str = "", icon: str = "", *, submits: bool = False) -> W.Button:
+    """A card button; ``submits=True`` for the ones whose click must carry what the person typed."""
+    if submits:
+        button = SubmitButton(label, button_style=style, icon=icon)
+    else:
+        button = W.Button(description=label, button_style=style, icon=icon, layout=W.Layout(width="auto"))
     button.add_class(css)
     return button
 
@@ -71,18 +81,21 @@ class ConsentCard(W.VBox):
         self.decline_button.on_click(lambda _b: request.decline("declined in the card"))
         self.cancel_button.on_click(lambda _b: request.cancel("cancelled in the card"))
         super().__init__(
-            self.body() + [self.status], layout=W.Layout(border="2px solid #b26a00", padding="6px")
+            self.body() + [self.status], layout=W.Layout(border=f"2px solid {style.ATTENTION}", padding="6px")
         )
         self.add_class("mcpj-consent-card")
         self.add_class(f"mcpj-consent-{request.feature}")
+        for widget in iter_widgets(self):
+            if isinstance(widget, SubmitButton):
+                widget.scope = self  # its click carries every input of this card
         request.on_change(lambda _r: self.refresh())
 
     def _header_html(self) -> str:
         r = self.request
         return (
-            f"<div style='{_CARD_STYLE}'><b style='font-size:1.15em'>MCP server "
-            f"<span style='color:#b26a00'>{_esc(r.server, 200)}</span> {self.kind}</b>"
-            f"<span style='float:right;color:#666'>consent request {r.id}</span></div>"
+            f"<div class='mcpj-consent-header' style='{_HEADER_STYLE}'><b style='font-size:1.15em'>MCP server "
+            f"<u>{_esc(r.server, 200)}</u> {self.kind}</b>"
+            f"<span style='float:right;color:{style.TEXT_SOFT}'>consent request {r.id}</span></div>"
         )
 
     def body(self) -> list[W.Widget]:
@@ -139,11 +152,13 @@ class SamplingCard(ConsentCard):
         )
         self.reply_box.add_class("mcpj-consent-reply")
         label = "Send reply" if r.needs_human else "Approve"
-        self.approve_button = _button(label, "mcpj-consent-approve", "success", "check")
+        self.approve_button = _button(label, "mcpj-consent-approve", "success", "check", submits=True)
         self.approve_button.on_click(lambda _b: self._approve())
         self.answer_box = W.Textarea(layout=W.Layout(width="100%", display="none"))
         self.answer_box.add_class("mcpj-consent-answer")
-        self.send_button = _button("Send to server", "mcpj-consent-send", "success", "paper-plane")
+        self.send_button = _button(
+            "Send to server", "mcpj-consent-send", "success", "paper-plane", submits=True
+        )
         self.send_button.layout.display = "none"
         self.send_button.on_click(lambda _b: r.send(self.answer_box.value))
         if r.needs_human:
@@ -190,7 +205,8 @@ class SamplingCard(ConsentCard):
             "stop sequences": ", ".join(map(repr, r.stop_sequences)) or "none",
         }
         cells = "".join(
-            f"<tr><td style='color:#666'>{_esc(k)}</td><td>{_esc(v, 500)}</td></tr>" for k, v in rows.items()
+            f"<tr><td style='color:{style.MUTED}'>{_esc(k)}</td><td>{_esc(v, 500)}</td></tr>"
+            for k, v in rows.items()
         )
         return f"<table class='mcpj-consent-params'>{cells}</table>"
 
@@ -245,7 +261,7 @@ class SamplingCard(ConsentCard):
                 "then <b>Send to server</b> (or Decline)."
             )
         elif r.state == "failed":
-            self.status.value = f"<span style='color:#c62828'>{_esc(r.error, 500)}</span>"
+            self.status.value = f"<span style='color:{style.ERROR}'>{_esc(r.error, 500)}</span>"
         super().refresh()
 
 
@@ -265,13 +281,13 @@ class ElicitationCard(ConsentCard):
         ]
         if r.asks_for_secret:
             warning = W.HTML(
-                "<div style='color:#fff;background:#c62828;padding:4px;border-radius:4px'><b>Warning:</b> this "
+                f"<div style='color:{style.ON_ERROR};background:{style.ERROR};padding:4px;border-radius:4px'><b>Warning:</b> this "
                 "request seems to ask for a secret (password, token, key…). Servers should not collect secrets "
                 "this way; decline unless you trust this server.</div>"
             )
             warning.add_class("mcpj-consent-secret-warning")
             parts.append(warning)
-        self.accept_button = _button("Accept", "mcpj-consent-approve", "success", "check")
+        self.accept_button = _button("Accept", "mcpj-consent-approve", "success", "check", submits=True)
         self.accept_button.add_class("mcpj-consent-accept")
         self.form: Any = None
         self.open_button: W.Button | None = None
@@ -294,7 +310,7 @@ class ElicitationCard(ConsentCard):
         info = W.HTML(
             f"<div>Open this address? <b>host: {_esc(host, 300)}</b><br>"
             f"<code style='word-break:break-all'>{_esc(url, 4000)}</code>"
-            + ("" if https else "<br><b style='color:#c62828'>Not https: it will not be opened.</b>")
+            + ("" if https else f"<br><b style='color:{style.ERROR}'>Not https: it will not be opened.</b>")
             + "</div>"
         )
         info.add_class("mcpj-consent-url")
@@ -318,7 +334,7 @@ class ElicitationCard(ConsentCard):
     def _accept(self) -> None:
         if self.form.validate():
             self.status.value = (
-                "<span style='color:#c62828'>fix the problems shown in the form, then Accept</span>"
+                f"<span style='color:{style.ERROR}'>fix the problems shown in the form, then Accept</span>"
             )
             return
         self.request.accept(self.form.value_with_defaults())

@@ -14,6 +14,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from . import style
 from .fields import (
     MAX_DEPTH,
     BooleanField,
@@ -58,7 +59,9 @@ class ObjectField(Field):
         self._extra_note = W.HTML(layout=W.Layout(display="none"))
         body = W.VBox([f.widget for f in self.fields.values()])
         if self.ctx.depth > 1:  # the root object (depth 1) is not indented
-            body.layout = W.Layout(margin="0 0 0 1em", border_left="2px solid #ddd", padding="0 0 0 0.5em")
+            body.layout = W.Layout(
+                margin="0 0 0 1em", border_left=f"2px solid {style.RULE}", padding="0 0 0 0.5em"
+            )
         return [body, self._extra_note]
 
     def children(self) -> list[Field]:

@@ -21,6 +21,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from . import style
 from .schema import (
     MISSING,
     array_item_choices,
@@ -75,12 +76,12 @@ def _header_html(title: str | None, required: bool, description: str | None, hin
     """Escaped HTML for a field's label (title, required mark) and help text."""
     parts = []
     if title:
-        mark = ' <span class="mcpj-required-mark" style="color:#c62828">*</span>' if required else ""
+        mark = f' <span class="mcpj-required-mark" style="color:{style.ERROR}">*</span>' if required else ""
         parts.append(f'<b class="mcpj-label">{html.escape(truncate(title, TITLE_LIMIT))}</b>{mark}')
     help_text = " ".join(t for t in (description, hints) if t)
     if help_text:
         parts.append(
-            '<div class="mcpj-help" style="font-size:smaller;color:#666;white-space:pre-wrap">'
+            f'<div class="mcpj-help" style="font-size:smaller;color:{style.MUTED};white-space:pre-wrap">'
             f"{html.escape(truncate(help_text, DESCRIPTION_LIMIT))}</div>"
         )
     return "".join(parts)
@@ -165,7 +166,7 @@ class Field:
         if self._error_widget is None:
             self._error_widget = W.HTML(_dom_classes=["mcpj-error"])
             self.widget.children = (*self.widget.children, self._error_widget)
-        self._error_widget.value = f'<div style="color:#c62828">{text}</div>'
+        self._error_widget.value = f'<div style="color:{style.ERROR}">{text}</div>'
         self._error_widget.layout.display = ""
 
     def clear_errors(self) -> None:

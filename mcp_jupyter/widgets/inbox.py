@@ -17,6 +17,8 @@ import ipywidgets as W
 from mcp_jupyter.consent.core import broker
 from mcp_jupyter.consent.requests import ConsentRequest
 
+from . import style
+
 __all__ = ["Inbox"]
 
 _MAX_LINES = 50
@@ -37,7 +39,7 @@ class Inbox(W.VBox):
         title = W.HTML("<b>MCP consent inbox</b> — requests from servers that need your decision")
         super().__init__(
             [title, self.announcements, self.cards],
-            layout=W.Layout(border="1px solid #b26a00", padding="4px"),
+            layout=W.Layout(border=f"1px solid {style.ATTENTION}", padding="4px"),
         )
         self.add_class("mcpj-consent-inbox")
         broker.on_new_request(self.announce)

@@ -23,8 +23,10 @@ import ipywidgets as W
 from mcp_jupyter.display.content import prompt_result_html
 from mcp_jupyter.display.html import Safe, esc, short, wrap
 
+from . import style
 from .background import Job, output_html, show_failure, start, wait_for
 from .completion import CompletingText
+from .submit import SubmitButton
 
 __all__ = ["PromptForm", "css_name"]
 
@@ -56,7 +58,7 @@ def argument_row(
 
 def show_error(error: W.HTML, message: str) -> None:
     """Show (or with "" hide) the message under a field."""
-    error.value = f'<span style="color:#c62828">{esc(message)}</span>' if message else ""
+    error.value = f'<span style="color:{style.ERROR}">{esc(message)}</span>' if message else ""
     error.layout.display = "" if message else "none"
 
 
@@ -75,7 +77,7 @@ class PromptForm(W.VBox):
         self.inputs: dict[str, CompletingText] = {}
         self._errors: dict[str, W.HTML] = {}
         rows = [self._argument(a) for a in self.prompt.arguments]
-        self.submit_button = W.Button(description="Get prompt", button_style="primary")
+        self.submit_button = SubmitButton("Get prompt", button_style="primary")
         self.submit_button.add_class("mcpj-submit")
         self.submit_button.on_click(lambda _b: self.submit())
         self.status = W.HTML("")
@@ -86,6 +88,7 @@ class PromptForm(W.VBox):
             [W.HTML(self._header_html()), *rows, self.submit_button, self.status, self.output], **kwargs
         )
         self.add_class("mcpj-prompt-form")
+        self.submit_button.scope = self
         if value:
             self.value = value
 

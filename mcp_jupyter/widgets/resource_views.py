@@ -24,6 +24,7 @@ from mcp_jupyter.display.html import Safe, esc, short, wrap
 from .background import Job, output_html, show_failure, spawn, start, wait_for
 from .completion import CompletingText
 from .prompt_form import argument_row
+from .submit import SubmitButton
 
 __all__ = ["TemplateForm", "ResourceBrowser", "PAGE_SIZE"]
 
@@ -92,7 +93,7 @@ class TemplateForm(_Reader, W.VBox):
             rows.append(argument_row(name, True, None, box)[0])
         self.uri = W.HTML("")
         self.uri.add_class("mcpj-uri")
-        self.read_button = W.Button(description="Read", button_style="primary")
+        self.read_button = SubmitButton("Read", button_style="primary")
         self.read_button.add_class("mcpj-read")
         self.read_button.on_click(lambda _b: self.submit())
         self.status, self.output = _output_widgets()
@@ -109,6 +110,7 @@ class TemplateForm(_Reader, W.VBox):
             **kwargs,
         )
         self.add_class("mcpj-template-form")
+        self.read_button.scope = self
         self._show_uri()
 
     async def _complete(self, variable: str, text: str) -> list[str]:
@@ -169,7 +171,7 @@ class ResourceBrowser(_Reader, W.VBox):
         self.next_button.on_click(lambda _b: self.show_page(self.page + 1))
         self.page_label = W.Label("")
         self.page_label.add_class("mcpj-page")
-        self.read_button = W.Button(description="Read", button_style="primary")
+        self.read_button = SubmitButton("Read", button_style="primary")
         self.read_button.add_class("mcpj-read")
         self.read_button.on_click(lambda _b: self.read_selected())
         self.subscribe_toggle = W.ToggleButton(False, description="Subscribe", icon="bell")
@@ -184,6 +186,7 @@ class ResourceBrowser(_Reader, W.VBox):
                            self.subscribe_toggle, self.updates_label])  # fmt: skip
         super().__init__([self.list, controls, self.status, self.output], **kwargs)
         self.add_class("mcpj-resource-browser")
+        self.read_button.scope = self
         self.subscribed: str | None = None
         self.show_page(0)
 

@@ -19,15 +19,22 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
 
+from . import style
 from .containers import build_field
 from .fields import DESCRIPTION_LIMIT, ERROR_LIMIT, TITLE_LIMIT, BuildContext, Field
 from .schema import MISSING, apply_defaults, iter_field_errors, make_validator, same_json, truncate
+from .submit import SubmitButton
+
+# The SDK titles a tool's input schema after the function ("addArguments" for ``def add``): a
+# machine name, not a heading a person wrote, so forms do not show it.
+SDK_GENERATED_TITLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*Arguments")
 
 
 @dataclass(frozen=True)
@@ -85,12 +92,10 @@ class SchemaForm(W.VBox):
         )
         self.raw_toggle.add_class("mcpj-raw-toggle")
         self.raw_toggle.observe(self._raw_toggled, "value")
-        self.submit_button: W.Button | None = None
+        self.submit_button: SubmitButton | None = None
         buttons: list[W.Widget] = [self.raw_toggle]
         if submit_label is not None:
-            self.submit_button = W.Button(
-                description=truncate(submit_label, TITLE_LIMIT), button_style="primary"
-            )
+            self.submit_button = SubmitButton(truncate(submit_label, TITLE_LIMIT), button_style="primary")
             self.submit_button.add_class("mcpj-submit")
             self.submit_button.on_click(lambda _b: self.submit())
             buttons.insert(0, self.submit_button)
@@ -104,6 +109,8 @@ class SchemaForm(W.VBox):
         ]
         super().__init__(children, **kwargs)
         self.add_class("mcpj-form")
+        if self.submit_button is not None:
+            self.submit_button.scope = self  # a click carries the values typed in this form
         if value is not None:
             self.value = value
 
@@ -111,11 +118,11 @@ class SchemaForm(W.VBox):
         title = title if title is not None else self.schema.get("title")
         description = self.schema.get("description")
         parts = []
-        if isinstance(title, str) and title:
+        if isinstance(title, str) and title and not SDK_GENERATED_TITLE.fullmatch(title):
             parts.append(f"<h4 style='margin:0.2em 0'>{html.escape(truncate(title, TITLE_LIMIT))}</h4>")
         if isinstance(description, str) and description:
             parts.append(
-                "<div class='mcpj-help' style='color:#666;white-space:pre-wrap'>"
+                f"<div class='mcpj-help' style='color:{style.MUTED};white-space:pre-wrap'>"
                 f"{html.escape(truncate(description, DESCRIPTION_LIMIT))}</div>"
             )
         return [W.HTML("".join(parts), _dom_classes=["mcpj-form-title"])] if parts else []
@@ -203,7 +210,7 @@ class SchemaForm(W.VBox):
             return
         items = "".join(f"<li>{html.escape(truncate(str(e), ERROR_LIMIT))}</li>" for e in errors[:50])
         count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-        self._summary.value = f"<div style='color:#c62828'><b>{count}</b><ul>{items}</ul></div>"
+        self._summary.value = f"<div style='color:{style.ERROR}'><b>{count}</b><ul>{items}</ul></div>"
         self._summary.layout.display = ""
 
     def clear_errors(self) -> None:
@@ -284,7 +291,7 @@ class SchemaForm(W.VBox):
 
     def _say(self, message: str) -> None:
         self._raw_message.value = (
-            f"<div style='color:#c62828'>{html.escape(message)}</div>" if message else ""
+            f"<div style='color:{style.ERROR}'>{html.escape(message)}</div>" if message else ""
         )
         self._raw_message.layout.display = "" if message else "none"
 

@@ -34,6 +34,7 @@ from mcp_jupyter.display.tables import tool_badges
 from .background import Job, output_html, show_failure, start, wait_for
 from .consent_cards import show_cards_in
 from .schema_form import SchemaForm
+from .submit import SubmitButton
 
 __all__ = ["ToolForm", "forget_inputs", "needs_confirmation", "remembered_inputs", "call_code"]
 
@@ -142,7 +143,7 @@ class ToolForm(W.VBox):
             value = remembered_inputs(conn.name, self.tool_name)
         self.form = SchemaForm(self.tool.input_schema, value=value, submit_label="Call")
         self.form.on_submit(self._submitted)
-        self.call_button: W.Button = self.form.submit_button  # type: ignore[assignment]
+        self.call_button: SubmitButton = self.form.submit_button  # type: ignore[assignment]
         self._build_controls()
         super().__init__(
             [

@@ -40,14 +40,16 @@ def test_forms_in_jupyterlab(open_notebook):
 
     # (1) fill and submit a tool form, see the result
     add = cell(page, 1).locator(".mcpj-tool-form")
-    add.locator(".mcpj-field-a input").fill("20")
-    add.locator(".mcpj-field-b input").fill("22")
+    add.locator(".mcpj-field-a input").press_sequentially("20", delay=25)
+    add.locator(".mcpj-field-b input").press_sequentially("22", delay=25)
     add.locator(".mcpj-submit").click()
     add.locator(".mcpj-result", has_text="42").wait_for(timeout=TIMEOUT)
     add.locator(".mcpj-status", has_text="done").wait_for(timeout=TIMEOUT)
 
     # (2) a wrong value: the error appears next to that field, nothing is called
-    add.locator(".mcpj-field-b input").fill("not a number")
+    add.locator(".mcpj-field-b input").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("not a number", delay=25)
     add.locator(".mcpj-submit").click()
     add.locator(".mcpj-field-b .mcpj-error").first.wait_for(timeout=TIMEOUT)
     assert add.locator(".mcpj-field-a .mcpj-error:visible").count() == 0
