@@ -204,3 +204,17 @@ def test_in_a_kernel_ipython_lines_are_left_out_though_get_ipython_is_a_builtin(
     assert call_clip(script) == 3
     assert not marker.exists()
     assert f"wrote {script}" in printed
+
+
+def test_left_out_magic_lines_are_listed_without_their_arguments(tmp_path):
+    script = tmp_path / "server.py"
+    messages = export_cells(
+        [
+            "%mcp connect api https://example.test/mcp --header 'Authorization: Bearer s3cr3t-token'",
+            "!curl -H 'X-Key: s3cr3t-token' https://example.test",
+            *TOOL_CELLS,
+        ],
+        script,
+    )
+    assert any("%mcp connect …" in m for m in messages) and any("!curl …" in m for m in messages)
+    assert "s3cr3t" not in script.read_text() and not any("s3cr3t" in m for m in messages)

@@ -244,6 +244,33 @@ def _needs_ipython(statement: Statement) -> bool:
     return statement.needs_ipython
 
 
+_MAGIC_CALLS = {"run_line_magic": "%", "run_cell_magic": "%%", "system": "!", "getoutput": "!"}
+
+
+def _describe_ipython(statement: Statement) -> str:
+    """An IPython-only statement as the user wrote it, shortened: ``%mcp connect …`` or ``!ls …``.
+
+    Only the magic's name and first word are shown: the rest of a magic line can hold secrets
+    (``%mcp connect ... --header 'Authorization: Bearer ...'``) that must not land in a script.
+    """
+    if isinstance(statement.node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        keyword = "class" if isinstance(statement.node, ast.ClassDef) else "def"
+        return f"{keyword} {statement.node.name} … (its body uses IPython)"
+    for node in ast.walk(statement.node):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        prefix = _MAGIC_CALLS.get(node.func.attr)
+        words = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if prefix is None or not words:
+            continue
+        if prefix == "!":
+            return f"!{words[0].split()[0] if words[0].split() else ''} …"
+        first = (words[1].split() or [""])[0] if len(words) > 1 else ""
+        return f"{prefix}{words[0]} {first} …".replace("  ", " ")
+    first_line = statement.source.splitlines()[0] if statement.source else ""
+    return first_line[:80] + (" …" if len(first_line) > 80 or "\n" in statement.source else "")
+
+
 def _is_served_def(statement: Statement) -> bool:
     node = statement.node
     if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -268,7 +295,7 @@ def _is_package_import(statement: Statement) -> bool:
 
 def _select(statements: list[Statement], report: ExportReport) -> list[Statement]:
     # Every IPython-only statement is left out and listed, needed or not: the user should know.
-    report.skipped_ipython = [s.source for s in statements if _needs_ipython(s)]
+    report.skipped_ipython = [_describe_ipython(s) for s in statements if _needs_ipython(s)]
     served = [s for s in _last_served_definitions(statements) if not _needs_ipython(s)]
     report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
     kept: set[int] = {id(s) for s in served}
