@@ -17,41 +17,54 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
-
-from .errors import (  # noqa: E402 - errors are light and needed by every user
+from . import views
+from ._version import __version__
+from .errors import (  # errors are light and needed by every user
     ConfigError,
     ConnectionFailed,
     ConsentDeclined,
     InvalidArguments,
     MCPJupyterError,
+    NotFound,
+    PromptNotFound,
     ProtocolError,
     RequestCancelled,
     RequestTimeout,
+    ResourceNotFound,
     ServerExited,
     ToolError,
     ToolNotFound,
     UnknownConnection,
 )
 
+
+def _load_ui() -> None:
+    """The composition root wires the UI to the core: views and consent cards register on import."""
+    import importlib
+
+    importlib.import_module("mcp_jupyter.widgets")
+
+
+views.set_loader(_load_ui)
+
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
-    "connect": "registry",
-    "aconnect": "registry",
-    "connect_config": "registry",
-    "connections": "registry",
-    "get_connection": "registry",
-    "disconnect": "registry",
-    "disconnect_all": "registry",
-    "Connection": "connection",
-    "ToolResult": "results",
-    "ResourceResult": "results",
-    "PromptResult": "results",
-    "Tool": "results",
-    "Resource": "results",
-    "ResourceTemplate": "results",
-    "Prompt": "results",
-    "History": "history",
+    "connect": "client",
+    "aconnect": "client",
+    "connect_config": "client",
+    "connections": "client",
+    "get_connection": "client",
+    "disconnect": "client",
+    "disconnect_all": "client",
+    "Connection": "client",
+    "ToolResult": "client",
+    "ResourceResult": "client",
+    "PromptResult": "client",
+    "Tool": "client",
+    "Resource": "client",
+    "ResourceTemplate": "client",
+    "Prompt": "client",
+    "History": "client",
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
     "tool": "serve",
@@ -74,7 +87,10 @@ __all__ = [
     "RequestCancelled",
     "ProtocolError",
     "ToolError",
+    "NotFound",
     "ToolNotFound",
+    "PromptNotFound",
+    "ResourceNotFound",
     "UnknownConnection",
     "InvalidArguments",
     "ConfigError",

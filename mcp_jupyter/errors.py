@@ -19,12 +19,16 @@ __all__ = [
     "RequestCancelled",
     "ProtocolError",
     "ToolError",
+    "NotFound",
     "ToolNotFound",
+    "PromptNotFound",
+    "ResourceNotFound",
     "UnknownConnection",
     "InvalidArguments",
     "ConfigError",
     "ConsentDeclined",
     "suggest",
+    "did_you_mean",
 ]
 
 
@@ -76,12 +80,31 @@ class ToolError(MCPJupyterError):
         super().__init__(message, **kwargs)
 
 
-class ToolNotFound(MCPJupyterError):
-    """The server lists no tool (or prompt) of that name; ``.suggestions`` holds the closest names."""
+class NotFound(MCPJupyterError):
+    """A name (tool, prompt, resource URI...) that the server does not list.
+
+    ``.suggestions`` holds the closest names it does list, best first (maybe empty) and
+    ``.server`` the connection's name; catch this base class to handle every kind at once.
+    """
 
     def __init__(self, message: str, *, suggestions: list[str] | None = None, **kwargs) -> None:
-        self.suggestions = suggestions or []
+        self.suggestions = list(suggestions or [])
         super().__init__(message, **kwargs)
+
+
+class ToolNotFound(NotFound):
+    """The server lists no tool of that name: check the spelling against ``.suggestions`` or
+    ``conn.tools``; if the server's tools changed, ``conn.refresh()`` reloads the list."""
+
+
+class PromptNotFound(NotFound):
+    """The server lists no prompt of that name: check the spelling against ``.suggestions`` or
+    ``conn.prompts``; if the server's prompts changed, ``conn.refresh()`` reloads the list."""
+
+
+class ResourceNotFound(NotFound):
+    """The server lists no resource with that URI: check it against ``.suggestions`` or
+    ``conn.resources``; a URI built from a template is listed in ``conn.resource_templates``."""
 
 
 class UnknownConnection(MCPJupyterError):
@@ -111,7 +134,15 @@ def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> list[str
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    """A sentence fragment naming the closest candidates, or listing what exists."""
+    """The one "did you mean" hint of the package: the closest candidates, or what exists.
+
+    Returns a clause without leading punctuation, to put after a semicolon::
+
+        f"server {server!r} has no tool {name!r}; {did_you_mean(name, names)}"
+        # ... has no tool 'ad'; did you mean 'add'?
+        # ... has no tool 'zzz'; available: add, echo
+        # ... has no tool 'zzz'; there are none.
+    """
     pool = sorted(candidates)
     close = suggest(name, pool)
     if close:

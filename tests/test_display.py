@@ -17,8 +17,9 @@ from mcp_types import CallToolResult, ImageContent, TextContent
 from mcp_types import Tool as SDKTool
 
 import mcp_jupyter as mj
+from mcp_jupyter.client import ResourceResult, Tool, ToolResult
+from mcp_jupyter.client.results import ResourceContent
 from mcp_jupyter.display import content, html, tables
-from mcp_jupyter.results import ResourceContent, ResourceResult, Tool, ToolResult
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")
 SAFE_IMAGE_SRC = (

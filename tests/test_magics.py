@@ -65,7 +65,7 @@ def test_json_option_and_pairs_merge(shell):
         ("call demo add a=1 b=2 c=3", "has no argument 'c'"),
         ("call demo add a=x b=1", "is not a valid integer"),
         ("call demo add --json '{bad'", "--json is not valid JSON"),
-        ("cal demo add", "did you mean call"),
+        ("cal demo add", "did you mean 'call'"),
         ("call demo add 'a=1", "cannot split"),
         ("read demo", "the following arguments are required: uri"),
     ],

@@ -1,15 +1,14 @@
-"""``conn.map``: one tool over many inputs, concurrently, in order — map a tool over data."""
+"""Batch calls (``conn.map``): one tool over many inputs, concurrently, in order."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import MCPJupyterError
-from .runtime import runtime
+from .. import views
+from ..errors import MCPJupyterError
 
-__all__ = ["run_map", "arun_map"]
+__all__ = ["map_tool"]
 
 
 def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
@@ -26,7 +25,7 @@ def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
 
 
 async def _map_on_loop(
-    conn: Any, tool: str, rows: list[dict], concurrency: int, timeout: float | None, on_done: Any = None
+    session: Any, tool: str, rows: list[dict], concurrency: int, timeout: float | None, on_done: Any = None
 ) -> list[Any]:
     import anyio
 
@@ -34,12 +33,14 @@ async def _map_on_loop(
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)
     limiter = anyio.Semaphore(concurrency)
-    await conn._resolve_tool(tool)  # fail once, clearly, before launching many calls
+    from .features.tools import call_tool
+
+    await session.find("tools", tool)  # fail once, clearly, before launching many calls
 
     async def one(index: int) -> None:
         async with limiter:
             try:
-                results[index] = await conn._call(tool, rows[index], timeout, None, False)
+                results[index] = await call_tool(session, tool, rows[index], timeout, None, False)
             except MCPJupyterError as exc:
                 results[index] = exc
             if on_done is not None:
@@ -71,31 +72,6 @@ def _finish(rows: list[dict], frame: Any, results: list[Any], errors: str, as_da
     return out
 
 
-class _ProgressBar:
-    """An ipywidgets progress bar updated by trait sets from the runtime thread (never blocks)."""
-
-    def __init__(self, total: int, label: str) -> None:
-        import ipywidgets as w
-        from IPython.display import display
-
-        self.total = total
-        self.done = 0
-        self._last = 0.0
-        self.bar = w.IntProgress(value=0, min=0, max=max(total, 1), description=label[:20])
-        self.text = w.Label(f"0/{total}")
-        self.box = w.HBox([self.bar, self.text])
-        self.box.add_class("mcpj-map-progress")
-        display(self.box)
-
-    def step(self) -> None:
-        self.done += 1
-        now = time.monotonic()
-        if self.done == self.total or now - self._last > 0.1:
-            self._last = now
-            self.bar.value = self.done
-            self.text.value = f"{self.done}/{self.total}"
-
-
 def _in_notebook() -> bool:
     try:
         from IPython import get_ipython
@@ -106,8 +82,8 @@ def _in_notebook() -> bool:
     return ip is not None and getattr(ip, "kernel", None) is not None
 
 
-def run_map(
-    conn: Any,
+async def map_tool(
+    session: Any,
     tool: str,
     inputs: Iterable[Mapping[str, Any]] | Any,
     *,
@@ -117,26 +93,11 @@ def run_map(
     as_dataframe: bool | None,
     progress_bar: bool | None,
 ) -> Any:
-    """Blocking ``conn.map``."""
+    """``conn.map`` / ``conn.amap`` on the runtime loop (see their docstring)."""
     rows, frame = _normalize_inputs(inputs)
+    show_bar = progress_bar or (progress_bar is None and _in_notebook())
     bar = (
-        _ProgressBar(len(rows), tool) if (progress_bar or (progress_bar is None and _in_notebook())) else None
+        views.make("map_progress", len(rows), tool) if show_bar and views.registered("map_progress") else None
     )
-    results = runtime().call(_map_on_loop, conn, tool, rows, concurrency, timeout, bar.step if bar else None)
-    return _finish(rows, frame, results, errors, as_dataframe)
-
-
-async def arun_map(
-    conn: Any,
-    tool: str,
-    inputs: Iterable[Mapping[str, Any]] | Any,
-    *,
-    concurrency: int,
-    timeout: float | None,
-    errors: str,
-    as_dataframe: bool | None,
-) -> Any:
-    """Async ``conn.amap``."""
-    rows, frame = _normalize_inputs(inputs)
-    results = await runtime().run(_map_on_loop, conn, tool, rows, concurrency, timeout)
+    results = await _map_on_loop(session, tool, rows, concurrency, timeout, bar.step if bar else None)
     return _finish(rows, frame, results, errors, as_dataframe)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError, did_you_mean
+from ..errors import ConfigError, did_you_mean
 
 __all__ = ["ServerSpec", "load_config", "parse_config", "expand_env"]
 

@@ -7,10 +7,11 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import UnknownConnection, did_you_mean
+from ..runtime import runtime
 from .config import load_config, parse_config, select
 from .connection import Connection
-from .errors import UnknownConnection, did_you_mean
-from .runtime import runtime
+from .twins import blocking, on_runtime
 
 __all__ = [
     "connect",
@@ -37,7 +38,7 @@ def _install_shutdown_hook() -> None:
 async def _aclose_everything() -> None:
     for conn in list(_CONNECTIONS.values()):
         try:
-            await conn._aclose()
+            await conn._session.close()
         except Exception:  # noqa: BLE001 - closing the others matters more
             pass
 
@@ -50,11 +51,12 @@ def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
 
 
 def _register(conn: Connection) -> Connection | None:
+    """Put ``conn`` under its name; return the connection it replaces (to be closed)."""
     with _LOCK:
         old = _CONNECTIONS.get(conn.name)
         _CONNECTIONS[conn.name] = conn
-    conn._close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
-    return old
+    conn._session.close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
+    return old if old is not conn else None
 
 
 def _forget(conn: Connection) -> None:
@@ -63,7 +65,8 @@ def _forget(conn: Connection) -> None:
             del _CONNECTIONS[conn.name]
 
 
-def connect(
+@on_runtime
+async def aconnect(
     name: str,
     target: Any,
     *,
@@ -83,38 +86,31 @@ def connect(
     Streamable HTTP (falling back to legacy HTTP+SSE; ``headers`` e.g. a bearer token;
     ``transport="sse"`` forces SSE), or an ``MCPServer`` object in this kernel. ``timeout`` is the
     default per-request timeout in seconds; ``mode`` is ``"auto"`` (newest protocol, falling back
-    to the initialize handshake) or ``"legacy"`` (initialize handshake only). Connecting again
-    with a name in use replaces (closes) the old connection.
+    to the initialize handshake) or ``"legacy"`` (initialize handshake only). ``callbacks``:
+    ``sampling_callback``, ``elicitation_callback``, ``list_roots_callback`` (instead of the
+    consent layer), ``validate=False`` (skip the argument check). Connecting again with a name in
+    use replaces (closes) the old connection.
     """
-    conn = _prepare(
-        name,
-        target,
-        dict(
-            env=env,
-            cwd=cwd,
-            headers=headers,
-            timeout=timeout,
-            connect_timeout=connect_timeout,
-            mode=mode,
-            transport=transport,
-            **callbacks,
-        ),
+    options = dict(
+        env=env,
+        cwd=cwd,
+        headers=headers,
+        timeout=timeout,
+        connect_timeout=connect_timeout,
+        mode=mode,
+        transport=transport,
+        **callbacks,
     )
-    conn.open()
+    conn = _prepare(name, target, options)
+    await conn._session.start()
     old = _register(conn)
-    if old is not None and old is not conn:
-        old.close()
+    if old is not None:
+        await old._session.close()
+        old._session.cleanup()
     return conn
 
 
-async def aconnect(name: str, target: Any, **kwargs: Any) -> Connection:
-    """Async twin of :func:`connect`."""
-    conn = _prepare(name, target, kwargs)
-    await conn.aopen()
-    old = _register(conn)
-    if old is not None and old is not conn:
-        await old.aclose()
-    return conn
+connect = blocking(aconnect)
 
 
 def connect_config(
@@ -150,7 +146,7 @@ def connect_config(
         except Exception as exc:  # noqa: BLE001 - reported together below
             failures.append(f"{spec.name}: {exc}")
     if failures:
-        from .errors import ConnectionFailed
+        from ..errors import ConnectionFailed
 
         connected = ", ".join(result) or "none"
         raise ConnectionFailed(

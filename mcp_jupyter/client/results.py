@@ -1,9 +1,10 @@
-"""Result and listing objects: the SDK's types wrapped once, for people and for presentation.
+"""Results: what a call, a read or a prompt returns, the SDK's types wrapped once.
 
-Nothing above the API layer touches ``mcp_types``: tools, resources, prompts, content blocks and
-results are plain objects with readable attributes, ``.raw`` for the SDK object, and
-``to_dataframe()`` where a table makes sense. Server data is untrusted; these objects keep it
-as data and never render it (rendering, with escaping, lives in ``mcp_jupyter.display``).
+Nothing above the client layer touches ``mcp_types``: content blocks and results are plain objects
+with readable attributes, ``.raw`` for the SDK object, and ``to_dataframe()`` where a table makes
+sense. Server data is untrusted; these objects keep it as data and never render it (rendering,
+with escaping, lives in ``mcp_jupyter.display``). What a server *offers* (tools, resources,
+prompts) lives in :mod:`mcp_jupyter.client.items`.
 """
 
 from __future__ import annotations
@@ -11,22 +12,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .items import Tool
 
 __all__ = [
     "MAX_DECODE_BYTES",
-    "Tool",
-    "Resource",
-    "ResourceTemplate",
-    "Prompt",
-    "PromptArgument",
-    "Listing",
-    "Tools",
-    "Resources",
-    "ResourceTemplates",
-    "Prompts",
     "TextBlock",
     "ImageBlock",
     "AudioBlock",
@@ -54,15 +48,6 @@ def _dump(model: Any) -> dict | None:
     return model.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
-def _connection(server: str | None) -> Any:
-    """The registered connection an item came from (for its convenience methods)."""
-    from .registry import get_connection
-
-    if server is None:
-        raise ValueError("this object was not listed by a registered connection")
-    return get_connection(server)
-
-
 def decoded_size(data_b64: str) -> int:
     """The number of bytes ``data_b64`` decodes to, computed without decoding."""
     n = len(data_b64)
@@ -80,341 +65,6 @@ def decode_base64(data_b64: str, *, limit: int = MAX_DECODE_BYTES, what: str = "
         return base64.b64decode(data_b64, validate=False)
     except (binascii.Error, ValueError) as exc:
         raise ValueError(f"the server sent invalid base64 for this {what}: {exc}") from None
-
-
-# -- listings ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A tool the server offers. ``annotations`` are untrusted hints (camelCase dict)."""
-
-    name: str
-    title: str | None
-    description: str | None
-    input_schema: dict
-    output_schema: dict | None
-    annotations: dict | None
-    raw: Any = field(repr=False, compare=False)
-    server: str | None = field(default=None, compare=False)
-
-    @classmethod
-    def from_sdk(cls, tool: Any, server: str | None = None) -> Tool:
-        """Wrap an ``mcp_types.Tool`` listed by connection ``server``."""
-        annotations = _dump(tool.annotations)
-        title = tool.title or (annotations or {}).get("title")
-        return cls(
-            tool.name,
-            title,
-            tool.description,
-            tool.input_schema or {},
-            tool.output_schema,
-            annotations,
-            tool,
-            server,
-        )
-
-    def form(self, **options: Any) -> Any:
-        """An interactive form for this tool (fill in, Call, see the result): a widget."""
-        from .widgets.tool_form import ToolForm
-
-        return ToolForm(_connection(self.server), self.name, **options)
-
-    @property
-    def required(self) -> list[str]:
-        """Names of the required arguments."""
-        return list(self.input_schema.get("required") or [])
-
-    @property
-    def parameters(self) -> dict:
-        """Argument name -> property schema."""
-        props = self.input_schema.get("properties")
-        return props if isinstance(props, dict) else {}
-
-    def hint(self, name: str) -> bool | None:
-        """An annotation hint (``readOnlyHint``, ``destructiveHint``, ...) or None when unset."""
-        return (self.annotations or {}).get(name)
-
-    def to_dict(self) -> dict:
-        """The tool as wire-format JSON data."""
-        return _dump(self.raw) or {}
-
-
-@dataclass(frozen=True)
-class Resource:
-    """A concrete resource the server lists."""
-
-    uri: str
-    name: str
-    title: str | None
-    description: str | None
-    mime_type: str | None
-    size: int | None
-    annotations: dict | None
-    raw: Any = field(repr=False, compare=False)
-    server: str | None = field(default=None, compare=False)
-
-    @classmethod
-    def from_sdk(cls, res: Any, server: str | None = None) -> Resource:
-        """Wrap an ``mcp_types.Resource`` listed by connection ``server``."""
-        annotations = _dump(res.annotations)
-        return cls(
-            str(res.uri),
-            res.name,
-            res.title,
-            res.description,
-            res.mime_type,
-            res.size,
-            annotations,
-            res,
-            server,
-        )
-
-    def read(self) -> ResourceResult:
-        """Read this resource through its connection."""
-        return _connection(self.server).read(self.uri)
-
-    @property
-    def key(self) -> str:
-        return self.uri
-
-
-@dataclass(frozen=True)
-class ResourceTemplate:
-    """A parameterized resource (RFC 6570 URI template)."""
-
-    uri_template: str
-    name: str
-    title: str | None
-    description: str | None
-    mime_type: str | None
-    annotations: dict | None
-    raw: Any = field(repr=False, compare=False)
-    server: str | None = field(default=None, compare=False)
-
-    @classmethod
-    def from_sdk(cls, tpl: Any, server: str | None = None) -> ResourceTemplate:
-        """Wrap an ``mcp_types.ResourceTemplate`` listed by connection ``server``."""
-        return cls(
-            tpl.uri_template,
-            tpl.name,
-            tpl.title,
-            tpl.description,
-            tpl.mime_type,
-            _dump(tpl.annotations),
-            tpl,
-            server,
-        )
-
-    @property
-    def variables(self) -> list[str]:
-        """The template's variable names, in order."""
-        from mcp.shared.uri_template import UriTemplate
-
-        try:
-            return list(UriTemplate.parse(self.uri_template).variable_names)
-        except Exception:  # noqa: BLE001 - a malformed template from a server lists no variables
-            return []
-
-    def expand(self, **values: Any) -> str:
-        """Expand the template with ``values`` (RFC 6570)."""
-        from mcp.shared.uri_template import UriTemplate
-
-        return UriTemplate.parse(self.uri_template).expand(values)
-
-
-@dataclass(frozen=True)
-class PromptArgument:
-    """One argument of a prompt."""
-
-    name: str
-    description: str | None
-    required: bool
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """A prompt template the server offers."""
-
-    name: str
-    title: str | None
-    description: str | None
-    arguments: tuple[PromptArgument, ...]
-    raw: Any = field(repr=False, compare=False)
-    server: str | None = field(default=None, compare=False)
-
-    @classmethod
-    def from_sdk(cls, prompt: Any, server: str | None = None) -> Prompt:
-        """Wrap an ``mcp_types.Prompt`` listed by connection ``server``."""
-        args = tuple(
-            PromptArgument(a.name, a.description, bool(a.required)) for a in (prompt.arguments or [])
-        )
-        return cls(prompt.name, prompt.title, prompt.description, args, prompt, server)
-
-    def form(self, **options: Any) -> Any:
-        """An interactive form for this prompt (arguments with completion, rendered messages): a widget."""
-        from .widgets.prompt_form import PromptForm
-
-        return PromptForm(_connection(self.server), self.name, **options)
-
-    @property
-    def required(self) -> list[str]:
-        """Names of the required arguments."""
-        return [a.name for a in self.arguments if a.required]
-
-
-ItemT = TypeVar("ItemT")
-
-
-class Listing(Sequence, Generic[ItemT]):
-    """An ordered, read-only collection of tools/resources/... indexable by position or key."""
-
-    _key_attr = "name"
-    _kind = "item"
-
-    def __init__(self, items: Sequence[ItemT], server: str = "") -> None:
-        self._items = list(items)
-        self._by_key = {getattr(i, self._key_attr): i for i in self._items}
-        self.server = server
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self) -> Iterator[ItemT]:
-        return iter(self._items)
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, (int, slice)):
-            return self._items[key]
-        try:
-            return self._by_key[key]
-        except KeyError:
-            from .errors import ToolNotFound, did_you_mean
-
-            where = f" on server {self.server!r}" if self.server else ""
-            raise ToolNotFound(
-                f"no {self._kind} {key!r}{where}; {did_you_mean(str(key), self._by_key)}",
-                suggestions=__import__("mcp_jupyter.errors").errors.suggest(str(key), self._by_key),
-                server=self.server or None,
-            ) from None
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._by_key or key in self._items
-
-    def keys(self) -> list[str]:
-        """The names (or URIs) in order."""
-        return list(self._by_key)
-
-    names = keys
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The item with that name/URI, or ``default``."""
-        return self._by_key.get(key, default)
-
-    def to_records(self) -> list[dict]:
-        """Rows of plain data for a table."""
-        raise NotImplementedError
-
-    def to_dataframe(self) -> Any:
-        """The listing as a pandas DataFrame."""
-        import pandas as pd
-
-        return pd.DataFrame.from_records(self.to_records())
-
-    def __repr__(self) -> str:
-        where = f" of {self.server!r}" if self.server else ""
-        shown = ", ".join(self.keys()[:8]) + (", ..." if len(self) > 8 else "")
-        return f"<{type(self).__name__}{where}: {len(self)} [{shown}]>"
-
-
-_HINTS = (
-    ("readOnlyHint", "read-only"),
-    ("destructiveHint", "destructive"),
-    ("idempotentHint", "idempotent"),
-    ("openWorldHint", "open-world"),
-)
-
-
-class Tools(Listing[Tool]):
-    """The tools of a server."""
-
-    _kind = "tool"
-
-    def to_records(self) -> list[dict]:
-        return [
-            {
-                "name": t.name,
-                "title": t.title,
-                "description": t.description,
-                "arguments": ", ".join(a + ("*" if a in t.required else "") for a in t.parameters),
-                "annotations": ", ".join(label for key, label in _HINTS if t.hint(key)),
-            }
-            for t in self
-        ]
-
-
-class Resources(Listing[Resource]):
-    """The concrete resources of a server (indexable by URI)."""
-
-    _key_attr = "uri"
-    _kind = "resource"
-
-    def to_records(self) -> list[dict]:
-        return [
-            {
-                "uri": r.uri,
-                "name": r.name,
-                "title": r.title,
-                "mime_type": r.mime_type,
-                "size": r.size,
-                "description": r.description,
-            }
-            for r in self
-        ]
-
-
-class ResourceTemplates(Listing[ResourceTemplate]):
-    """The resource templates of a server (indexable by URI template or name)."""
-
-    _key_attr = "uri_template"
-    _kind = "resource template"
-
-    def __init__(self, items: Sequence[ResourceTemplate], server: str = "") -> None:
-        super().__init__(items, server)
-        for item in self._items:
-            self._by_key.setdefault(item.name, item)
-
-    def keys(self) -> list[str]:
-        return [t.uri_template for t in self._items]
-
-    def to_records(self) -> list[dict]:
-        return [
-            {
-                "uri_template": t.uri_template,
-                "name": t.name,
-                "title": t.title,
-                "mime_type": t.mime_type,
-                "description": t.description,
-            }
-            for t in self
-        ]
-
-
-class Prompts(Listing[Prompt]):
-    """The prompts of a server."""
-
-    _kind = "prompt"
-
-    def to_records(self) -> list[dict]:
-        return [
-            {
-                "name": p.name,
-                "title": p.title,
-                "description": p.description,
-                "arguments": ", ".join(a.name + ("*" if a.required else "") for a in p.arguments),
-            }
-            for p in self
-        ]
 
 
 # -- content blocks ------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import errors as E
+from .. import errors as E
 
 try:
     _BaseExceptionGroup = BaseExceptionGroup  # type: ignore[name-defined]

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ConnectionFailed
+from ..errors import ConnectionFailed
 
 __all__ = ["Target", "classify", "StderrCapture"]
 

@@ -111,9 +111,9 @@ def policies(servers: list[str] | None = None) -> Any:
     import pandas as pd
 
     if servers is None:
-        from ..registry import connections
+        from .core import connections
 
-        servers = list(connections())
+        servers = sorted({conn.name for conn in connections() if conn.status == "connected"})
     return pd.DataFrame(broker.policies.table(servers))
 
 
@@ -166,9 +166,9 @@ def pending() -> list[ConsentRequest]:
 
 def inbox() -> Any:
     """The inbox widget: announces new requests and holds cards no cell is showing (needs ipywidgets)."""
-    from ..widgets.inbox import Inbox  # the UI layer, imported only when asked for
+    from .. import views  # the UI provides it (consent never imports widgets)
 
-    return Inbox.instance()
+    return views.make("inbox")
 
 
 def reset() -> None:

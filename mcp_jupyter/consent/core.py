@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 import logging
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -441,7 +442,7 @@ async def _in_thread(fn: Callable, *args: Any, **kwargs: Any) -> Any:
 
 
 def _with_defaults(schema: dict, content: dict) -> dict:
-    from ..widgets.schema import apply_defaults  # widget-free module (no ipywidgets import)
+    from ..schema import apply_defaults
 
     return apply_defaults(schema, dict(content))
 
@@ -462,12 +463,25 @@ def _schema_errors(schema: dict, content: Any) -> list[str]:
 broker = Broker()
 
 
+_connections: weakref.WeakSet = weakref.WeakSet()
+
+
+def connections() -> list[Any]:
+    """The client-side connections that route their requests here (alive or not, while referenced).
+
+    The client layer hands each connection to :func:`callbacks_for` when it connects, so consent
+    knows them without importing the client (docs/architecture.md: consent sits below it).
+    """
+    return list(_connections)
+
+
 def callbacks_for(conn: Any) -> tuple[Callable, Callable, Callable]:
     """The SDK callbacks ``(sampling, elicitation, list_roots)`` routing ``conn``'s requests here.
 
     Shapes match ``mcp.client.session``: ``(context, params) -> result | ErrorData`` and
     ``(context) -> ListRootsResult | ErrorData``. The connection's name is read at request time.
     """
+    _connections.add(conn)
 
     async def sampling_callback(context: Any, params: Any) -> Any:
         return await broker.sampling(conn.name, params)

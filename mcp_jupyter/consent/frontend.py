@@ -1,6 +1,6 @@
 """Who can answer a consent request right now: a card, a stdin prompt, or nobody (headless).
 
-Facts this module relies on (ipykernel 7.4, JupyterLab 4.6, ipywidgets 8.1; see DESIGN):
+Facts this module relies on (ipykernel 7.4, JupyterLab 4.6, ipywidgets 8.1; see docs/architecture.md):
 - A widget click is a comm message on the shell channel, handled by the kernel's MAIN thread. While
   a cell blocks that thread (a sync ``conn.call`` waiting in ``Runtime.call``) no click is processed,
   so a card would be unanswerable. While a cell ``await``s (top-level await) or no cell runs, clicks
@@ -66,10 +66,10 @@ def register_presenter(value: Presenter | None) -> None:
 def presenter() -> Presenter | None:
     """The registered presenter; in a kernel, the widget presenter is loaded on first use."""
     if _presenter is None and kernel() is not None:
-        try:
-            import importlib
+        from .. import views
 
-            importlib.import_module("mcp_jupyter.widgets.consent_cards")  # registers itself
+        try:
+            views.load()  # the UI registers its presenter when it loads
         except ImportError:
             return None
     return _presenter

@@ -110,15 +110,13 @@ class RootsManager:
 
     def _announce(self, server: str) -> None:
         """Send roots/list_changed to the live handshake-era connections this change concerns."""
-        try:
-            from ..registry import connections
-            from ..runtime import runtime
-        except ImportError:  # pragma: no cover
-            return
+        from ..runtime import runtime
+        from .core import connections
+
         if not runtime().running:
             return
-        for name, conn in connections().items():
-            if server in ("*", name):
+        for conn in connections():
+            if server in ("*", conn.name) and conn.status == "connected":
                 runtime().submit(_notify, conn)
 
     def __repr__(self) -> str:

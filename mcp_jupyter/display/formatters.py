@@ -14,19 +14,19 @@ from mcp_jupyter.display import content, tables
 
 # (module, class name, renderer). Modules are where the API defines each class (``__module__``).
 FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
-    ("mcp_jupyter.results", "ToolResult", content.tool_result_html),
-    ("mcp_jupyter.results", "ResourceResult", content.resource_result_html),
-    ("mcp_jupyter.results", "PromptResult", content.prompt_result_html),
-    ("mcp_jupyter.results", "Tools", tables.tools_html),
-    ("mcp_jupyter.results", "Resources", tables.resources_html),
-    ("mcp_jupyter.results", "ResourceTemplates", tables.templates_html),
-    ("mcp_jupyter.results", "Prompts", tables.prompts_html),
-    ("mcp_jupyter.results", "Tool", tables.tool_html),
-    ("mcp_jupyter.results", "Resource", tables.resource_html),
-    ("mcp_jupyter.results", "ResourceTemplate", tables.template_html),
-    ("mcp_jupyter.results", "Prompt", tables.prompt_html),
-    ("mcp_jupyter.history", "History", tables.history_html),
-    ("mcp_jupyter.connection", "Connection", tables.connection_html),
+    ("mcp_jupyter.client.results", "ToolResult", content.tool_result_html),
+    ("mcp_jupyter.client.results", "ResourceResult", content.resource_result_html),
+    ("mcp_jupyter.client.results", "PromptResult", content.prompt_result_html),
+    ("mcp_jupyter.client.items", "Tools", tables.tools_html),
+    ("mcp_jupyter.client.items", "Resources", tables.resources_html),
+    ("mcp_jupyter.client.items", "ResourceTemplates", tables.templates_html),
+    ("mcp_jupyter.client.items", "Prompts", tables.prompts_html),
+    ("mcp_jupyter.client.items", "Tool", tables.tool_html),
+    ("mcp_jupyter.client.items", "Resource", tables.resource_html),
+    ("mcp_jupyter.client.items", "ResourceTemplate", tables.template_html),
+    ("mcp_jupyter.client.items", "Prompt", tables.prompt_html),
+    ("mcp_jupyter.client.history", "History", tables.history_html),
+    ("mcp_jupyter.client.connection", "Connection", tables.connection_html),
 )
 
 

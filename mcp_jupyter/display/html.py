@@ -1,13 +1,17 @@
 """Safe-HTML primitives: every string a server sends goes through here before it reaches a page.
 
-The rules (see DESIGN.md, "Rendering untrusted content"):
+This module is the package's only escaping path: the display layer and the widgets both use it
+(only :mod:`mcp_jupyter.serve`, which must not import the display layer, escapes on its own).
+The rules (see ``docs/architecture.md``):
 
 * every untrusted string is escaped with :func:`esc`, which also makes control characters and ANSI
-  escapes visible instead of letting them act;
+  escapes visible instead of letting them act; the result is also safe as a quoted attribute value;
 * long values are cut with :func:`truncate` and the note says where the full value lives in Python;
+  :func:`short` escapes and cuts a cell or a label, :func:`clip` running text (saying how much);
 * nothing from a server is ever placed in a tag name, an attribute name, a URL scheme or a style;
-  the only attribute values we build from server data are escaped ``title`` texts and base64
-  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`).
+  the only attribute values we build from server data are escaped ``title`` texts, base64
+  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`) and the
+  escaped ``https:`` link a person confirmed in a URL-mode consent card.
 
 Trusted HTML that we generate ourselves is wrapped in :class:`Safe` so the table and card builders
 can tell it apart from plain (untrusted) strings, which they always escape.
@@ -104,6 +108,18 @@ def short(value: Any, limit: int = CELL_LIMIT) -> Safe:
     if not dropped:
         return esc(kept)
     return Safe(f'{esc(kept)}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
+
+
+def clip(value: Any, limit: int = TEXT_LIMIT) -> Safe:
+    """Escape and cut a value for running text, saying in the text itself how much was cut.
+
+    ``clip("x" * 50, 10)`` shows ten ``x`` then ``… [40 more characters]``.
+    """
+    text = value if isinstance(value, str) else str(value)
+    kept, dropped = truncate(text, limit)
+    if not dropped:
+        return esc(kept)
+    return Safe(f"{esc(kept)}… [{dropped} more characters]")
 
 
 def pre(text: str, *, where: str | None = None, limit: int = TEXT_LIMIT, cls: str = "") -> Safe:

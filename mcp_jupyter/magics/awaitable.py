@@ -1,7 +1,7 @@
 """Make ``%mcp call`` awaitable in notebooks, so a consent card can be clicked while the call runs.
 
-A sync magic blocks the kernel's main thread, and then no widget click is processed (DESIGN's
-table). When IPython's ``autoawait`` is on (the default in ipykernel), an input transformer rewrites
+A sync magic blocks the kernel's main thread, and then no widget click is processed (docs/architecture.md).
+When IPython's ``autoawait`` is on (the default in ipykernel), an input transformer rewrites
 a top-level line ``[VAR =] %mcp call ...`` into ``[VAR =] await <acall_magic>("call ...", locals())``,
 which parses the line exactly as the magic does and awaits ``conn.acall(...)``. Indented lines (in a
 function or loop body) and ``%%mcp call`` cells stay synchronous; their consent requests fall back

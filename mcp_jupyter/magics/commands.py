@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_jupyter.display.html import visible
+from mcp_jupyter.errors import did_you_mean
 from mcp_jupyter.magics.parser import (
     Command,
     MagicUsageError,
     convert_arguments,
-    did_you_mean,
     expand_body,
     parse_body,
     parse_pairs,
@@ -30,10 +30,10 @@ from mcp_jupyter.magics.parser import (
 
 
 def _api() -> Any:
-    """The public API module (imported late so loading the extension stays cheap)."""
-    import mcp_jupyter
+    """The client API (imported late so loading the extension stays cheap)."""
+    from mcp_jupyter import client
 
-    return mcp_jupyter
+    return client
 
 
 def connection(name: str) -> Any:
@@ -117,7 +117,7 @@ def _lookup(collection: Any, key: str, kind: str, names: Callable[[], list[str]]
     try:
         return collection[key]
     except KeyError:
-        raise MagicUsageError(f"no {kind} {key!r}{did_you_mean(key, names())}") from None
+        raise MagicUsageError(f"no {kind} {key!r}; {did_you_mean(key, names())}") from None
 
 
 def _listing(attr: str, kind: str) -> Callable[[Command, Any], Any]:

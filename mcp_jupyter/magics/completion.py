@@ -28,15 +28,15 @@ _OPTIONS = {
 
 
 def _connections() -> list[str]:
-    import mcp_jupyter
+    from mcp_jupyter.client import connections
 
-    return list(mcp_jupyter.connections())
+    return list(connections())
 
 
 def _conn(name: str) -> Any:
-    import mcp_jupyter
+    from mcp_jupyter.client import connections
 
-    return mcp_jupyter.connections().get(name)
+    return connections().get(name)
 
 
 def candidates(words: list[str], current: str) -> list[str]:

@@ -8,7 +8,6 @@ with a message that names what is wrong and what would be right.
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import re
 import shlex
@@ -18,7 +17,8 @@ from typing import Any
 
 from IPython.utils.text import DollarFormatter
 
-from mcp_jupyter.widgets.schema import json_type_of
+from mcp_jupyter.errors import did_you_mean
+from mcp_jupyter.schema import json_type_of
 
 
 class MagicUsageError(Exception):
@@ -177,17 +177,6 @@ class Command:
     bound: dict[str, Any] = field(default_factory=dict)
 
 
-def did_you_mean(word: str, choices: Sequence[str]) -> str:
-    """`` (did you mean x?)`` for the closest choice, or a list of what exists."""
-    close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.5)
-    if close:
-        return f"; did you mean {' or '.join(close)}?"
-    if choices:
-        shown = ", ".join(list(choices)[:15])
-        return f"; available: {shown}{' …' if len(choices) > 15 else ''}"
-    return ""
-
-
 # ---------------------------------------------------------------- expansion of $var / {expr}
 
 # key=$name or key={expr} standing as a whole word: the value is the Python object itself.
@@ -331,7 +320,7 @@ def parse_command(line: str, namespace: Mapping[str, Any]) -> Command | None:
         return None
     name, rest = words[0], words[1:]
     if name not in PARSERS:
-        raise MagicUsageError(f"unknown subcommand {name!r}{did_you_mean(name, list(SUBCOMMANDS))}")
+        raise MagicUsageError(f"unknown subcommand {name!r}; {did_you_mean(name, SUBCOMMANDS)}")
     if name != "connect" and ("-h" in rest or "--help" in rest):
         # parse_intermixed_args mis-formats a generated usage containing "%" (our "%mcp" prog).
         PARSERS[name].print_help()
@@ -422,7 +411,7 @@ def convert_arguments(given: Mapping[str, Any], schema: Any, what: str) -> dict[
     out: dict[str, Any] = {}
     for key, value in given.items():
         if key not in props and not extra_ok:
-            raise MagicUsageError(f"{what} has no argument {key!r}{did_you_mean(key, list(props))}")
+            raise MagicUsageError(f"{what} has no argument {key!r}; {did_you_mean(key, props)}")
         out[key] = convert_value(value, props.get(key), key) if isinstance(value, _Raw) else value
     required = schema.get("required") if isinstance(schema, Mapping) else None
     missing = [r for r in required or [] if isinstance(r, str) and r not in out]

@@ -30,13 +30,11 @@ def cmd_form(cmd: Command, shell: Any) -> Any:
 
 def cmd_explore(cmd: Command, shell: Any) -> Any:
     """An Explorer of the named connections, or of all of them."""
-    import mcp_jupyter as mj
+    from mcp_jupyter.client import connections
     from mcp_jupyter.widgets.explorer import Explorer
 
-    if cmd.args.names:
-        conns = [connection(name) for name in cmd.args.names]
-    else:
-        conns = list(mj.connections().values())
+    names = cmd.args.names or list(connections())
+    conns = [connection(name) for name in names]
     if not conns:
         raise MagicUsageError("no connections to explore: %mcp connect NAME TARGET first")
     return Explorer(conns)

@@ -1,17 +1,20 @@
 """Notebook widgets for MCP: schema forms, tool/prompt forms, resource views and the explorer.
 
-Imports are lazy so `import mcp_jupyter` stays fast and works without a widget frontend.
+Importing this package registers the views the core asks for through :mod:`mcp_jupyter.views`
+(``tool.form()``, ``conn.explore()``, the consent inbox and cards, ``conn.map``'s progress bar);
+the modules themselves are imported on first use, so `import mcp_jupyter` stays fast.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mcp_jupyter.schema import apply_defaults
+
 if TYPE_CHECKING:
     from .explorer import Explorer
     from .prompt_form import PromptForm
     from .resource_views import ResourceBrowser, TemplateForm
-    from .schema import apply_defaults
     from .schema_form import FormError, SchemaForm
     from .tool_form import ToolForm
 
@@ -29,13 +32,40 @@ __all__ = [
 _LAZY = {
     "SchemaForm": "schema_form",
     "FormError": "schema_form",
-    "apply_defaults": "schema",
     "ToolForm": "tool_form",
     "PromptForm": "prompt_form",
     "TemplateForm": "resource_views",
     "ResourceBrowser": "resource_views",
     "Explorer": "explorer",
 }
+
+
+def _view(module: str, attribute: str) -> Any:
+    """A factory that imports ``module`` only when the view is first built."""
+
+    def build(*args: Any, **kwargs: Any) -> Any:
+        from importlib import import_module
+
+        return getattr(import_module(f".{module}", __name__), attribute)(*args, **kwargs)
+
+    return build
+
+
+def _register_views() -> None:
+    from mcp_jupyter import views
+
+    views.register("tool_form", _view("tool_form", "ToolForm"))
+    views.register("prompt_form", _view("prompt_form", "PromptForm"))
+    views.register("template_form", _view("resource_views", "TemplateForm"))
+    views.register("explorer", _view("explorer", "Explorer"))
+    views.register("map_progress", _view("map_progress", "MapProgress"))
+    views.register("inbox", _inbox)
+
+
+def _inbox() -> Any:
+    from .inbox import Inbox
+
+    return Inbox.instance()
 
 
 def __getattr__(name: str) -> Any:
@@ -45,3 +75,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_register_views()
+from . import consent_cards as _consent_cards  # noqa: E402,F401 - registers the consent presenter

@@ -1,6 +1,6 @@
 """Work a widget starts without blocking the kernel: a job on the runtime loop, and a debouncer.
 
-DESIGN's threading rules: a button click must return at once, so its handler only *schedules*
+Threading rules (docs/architecture.md): a button click must return at once, so its handler only *schedules*
 a coroutine on the runtime thread (where all MCP I/O lives) and returns. When the work finishes,
 the done-callback runs on the runtime thread and updates widgets by setting traits (thread-safe
 comm messages), never with ``with output:``.

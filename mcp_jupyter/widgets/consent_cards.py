@@ -5,9 +5,10 @@ Importing this module registers :class:`WidgetPresenter` with the consent core. 
 its call runs), else (2) in the output of the cell that is running now (``await conn.acall(...)``,
 an awaited ``%mcp call``), else (3) in the inbox (``mj.consent.inbox()``), if it is on screen.
 
-Threading (DESIGN): cards are built and updated on the runtime thread by setting traits only; a
-button click (main thread) only calls ``request.approve/accept/decline/...``, which hands the
-decision to the runtime loop thread-safely and returns at once.
+Threading (the rules are in ``docs/architecture.md``): cards are built and updated on the runtime
+thread by setting traits only; a button click (main thread) only calls
+``request.approve/accept/decline/...``, which hands the decision to the runtime loop thread-safely
+and returns at once.
 
 CSS classes for tests: the card ``mcpj-consent-card`` (+ ``mcpj-consent-sampling`` or
 ``mcpj-consent-elicitation``), ``mcpj-consent-server``, ``mcpj-consent-status``, buttons
@@ -17,14 +18,14 @@ CSS classes for tests: the card ``mcpj-consent-card`` (+ ``mcpj-consent-sampling
 ``mcpj-consent-model``, ``mcpj-consent-reply`` (human provider), ``mcpj-consent-answer`` (review),
 ``mcpj-consent-secret-warning``, ``mcpj-consent-url``.
 
-Everything shown came from the server: it is escaped, truncated, and never rendered as HTML.
+Everything shown came from the server: it is escaped and truncated by
+:mod:`mcp_jupyter.display.html` (``clip``, ``esc``), and never rendered as HTML.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import html
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +35,7 @@ import ipywidgets as W
 
 from mcp_jupyter.consent.frontend import current_cell_parent, kernel, register_presenter
 from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.display.html import clip, esc
 
 from . import style
 from .submit import SubmitButton, iter_widgets
@@ -46,13 +48,6 @@ _HEADER_STYLE = (
     f"border-left:6px solid {style.ATTENTION};border-radius:4px;padding:6px;"
     f"background:{style.HEADER_BACKGROUND};color:{style.TEXT}"
 )
-
-
-def _esc(value: Any, limit: int = _TEXT_LIMIT) -> str:
-    text = str(value)
-    if len(text) > limit:
-        text = text[:limit] + f"… [{len(text) - limit} more characters]"
-    return html.escape(text)
 
 
 def _button(label: str, css: str, style: str = "", icon: str = "", *, submits: bool = False) -> W.Button:
@@ -94,7 +89,7 @@ class ConsentCard(W.VBox):
         r = self.request
         return (
             f"<div class='mcpj-consent-header' style='{_HEADER_STYLE}'><b style='font-size:1.15em'>MCP server "
-            f"<u>{_esc(r.server, 200)}</u> {self.kind}</b>"
+            f"<u>{clip(r.server, 200)}</u> {self.kind}</b>"
             f"<span style='float:right;color:{style.TEXT_SOFT}'>consent request {r.id}</span></div>"
         )
 
@@ -120,8 +115,8 @@ class ConsentCard(W.VBox):
                 "decline": "declined",
                 "cancel": "cancelled",
             }
-            reason = f" ({_esc(outcome.reason, 300)})" if outcome and outcome.reason else ""
-            self.status.value = f"<b>{words.get(action, _esc(action))}</b>{reason}"
+            reason = f" ({clip(outcome.reason, 300)})" if outcome and outcome.reason else ""
+            self.status.value = f"<b>{words.get(action, clip(action))}</b>{reason}"
 
 
 class SamplingCard(ConsentCard):
@@ -173,7 +168,7 @@ class SamplingCard(ConsentCard):
         return parts
 
     def _message_widget(self, index: int, message: dict) -> W.Widget:
-        role = W.HTML(f"<b>{_esc(message.get('role', '?'), 40)}</b>")
+        role = W.HTML(f"<b>{clip(message.get('role', '?'), 40)}</b>")
         kind = message.get("type")
         if kind == "text":
             box = W.Textarea(value=str(message.get("text", ""))[:_TEXT_LIMIT], layout=W.Layout(width="100%"))
@@ -182,7 +177,7 @@ class SamplingCard(ConsentCard):
             return W.VBox([role, box])
         if kind in ("image", "audio"):
             return W.VBox([role, _media_widget(kind, message)])
-        return W.VBox([role, W.HTML(f"<i>{_esc(message.get('text', kind))}</i>")])
+        return W.VBox([role, W.HTML(f"<i>{clip(message.get('text', kind))}</i>")])
 
     def _parameters_html(self) -> str:
         r = self.request
@@ -205,7 +200,7 @@ class SamplingCard(ConsentCard):
             "stop sequences": ", ".join(map(repr, r.stop_sequences)) or "none",
         }
         cells = "".join(
-            f"<tr><td style='color:{style.MUTED}'>{_esc(k)}</td><td>{_esc(v, 500)}</td></tr>"
+            f"<tr><td style='color:{style.MUTED}'>{clip(k)}</td><td>{clip(v, 500)}</td></tr>"
             for k, v in rows.items()
         )
         return f"<table class='mcpj-consent-params'>{cells}</table>"
@@ -257,11 +252,11 @@ class SamplingCard(ConsentCard):
             self.send_button.layout.display = ""
             self.approve_button.layout.display = "none"
             self.status.value = (
-                f"<b>Review the reply</b> from <code>{_esc(r.draft.model, 200)}</code>: edit it if you like, "
+                f"<b>Review the reply</b> from <code>{clip(r.draft.model, 200)}</code>: edit it if you like, "
                 "then <b>Send to server</b> (or Decline)."
             )
         elif r.state == "failed":
-            self.status.value = f"<span style='color:{style.ERROR}'>{_esc(r.error, 500)}</span>"
+            self.status.value = f"<span style='color:{style.ERROR}'>{clip(r.error, 500)}</span>"
         super().refresh()
 
 
@@ -277,7 +272,7 @@ class ElicitationCard(ConsentCard):
         r = self.request
         parts: list[W.Widget] = [
             self.header,
-            W.HTML(f"<div style='white-space:pre-wrap'>{_esc(r.message)}</div>"),
+            W.HTML(f"<div style='white-space:pre-wrap'>{clip(r.message)}</div>"),
         ]
         if r.asks_for_secret:
             warning = W.HTML(
@@ -308,8 +303,8 @@ class ElicitationCard(ConsentCard):
         host = urlsplit(url).hostname or "(no host)"
         https = url.lower().startswith("https://")
         info = W.HTML(
-            f"<div>Open this address? <b>host: {_esc(host, 300)}</b><br>"
-            f"<code style='word-break:break-all'>{_esc(url, 4000)}</code>"
+            f"<div>Open this address? <b>host: {clip(host, 300)}</b><br>"
+            f"<code style='word-break:break-all'>{clip(url, 4000)}</code>"
             + ("" if https else f"<br><b style='color:{style.ERROR}'>Not https: it will not be opened.</b>")
             + "</div>"
         )
@@ -326,8 +321,8 @@ class ElicitationCard(ConsentCard):
         if not url.lower().startswith("https://"):
             return
         self.link.value = (
-            f"<a href='{html.escape(url, quote=True)}' target='_blank' rel='noopener noreferrer'>"
-            f"open {_esc(urlsplit(url).hostname or url, 300)} in a new tab</a>"
+            f"<a href='{esc(url)}' target='_blank' rel='noopener noreferrer'>"
+            f"open {clip(urlsplit(url).hostname or url, 300)} in a new tab</a>"
         )
         self.request.accept()
 
@@ -353,16 +348,16 @@ def _media_widget(kind: str, message: dict) -> W.Widget:
     mime = str(message.get("mime_type", ""))
     if len(data) > _MEDIA_LIMIT:
         return W.HTML(
-            f"<i>[{_esc(kind)} {_esc(mime, 80)}, {len(data) * 3 // 4} bytes: too large to show]</i>"
+            f"<i>[{clip(kind)} {clip(mime, 80)}, {len(data) * 3 // 4} bytes: too large to show]</i>"
         )
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        return W.HTML(f"<i>[{_esc(kind)}: not valid base64]</i>")
+        return W.HTML(f"<i>[{clip(kind)}: not valid base64]</i>")
     fmt = mime.split("/")[-1] or "png"
     if kind == "image":
         if mime not in ("image/png", "image/jpeg", "image/gif", "image/webp"):
-            return W.HTML(f"<i>[image of type {_esc(mime, 80)} not shown]</i>")
+            return W.HTML(f"<i>[image of type {clip(mime, 80)} not shown]</i>")
         return W.Image(value=raw, format=fmt, layout=W.Layout(max_width="320px"))
     return W.Audio(value=raw, format=fmt, autoplay=False, loop=False)
 
@@ -444,12 +439,12 @@ class WidgetPresenter:
         if target is not None:
             target.append_display_data(card)
         elif parent is not None:
-            _display_in_cell(card, parent)
+            display_in_cell(card, parent)
         else:
             Inbox.instance().hold(card)
 
 
-def _display_in_cell(widget: W.Widget, parent: dict) -> None:
+def display_in_cell(widget: W.Widget, parent: dict) -> None:
     """Display ``widget`` in the output of the cell whose request header is ``parent`` (any thread).
 
     IPython's ``display()`` would pick the kernel's latest request, which during an awaited call may

@@ -8,11 +8,22 @@ schemas fast and finite.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
+
+from mcp_jupyter.display.html import short
+from mcp_jupyter.schema import (
+    MISSING,
+    alternatives_of,
+    classify,
+    is_valid_for,
+    json_type_of,
+    nullable_inner,
+    resolve_schema,
+    truncate,
+)
 
 from . import style
 from .fields import (
@@ -27,16 +38,6 @@ from .fields import (
     RawField,
     StringField,
     tag_input,
-)
-from .schema import (
-    MISSING,
-    alternatives_of,
-    classify,
-    is_valid_for,
-    json_type_of,
-    nullable_inner,
-    resolve_schema,
-    truncate,
 )
 
 
@@ -86,7 +87,7 @@ class ObjectField(Field):
             field.set_value(value.get(prop_name, MISSING))
         self._extra = {k: v for k, v in value.items() if k not in self.fields}
         names = ", ".join(truncate(k, 40) for k in self._extra)
-        self._extra_note.value = html.escape(f"Also sending keys not in the schema: {truncate(names, 300)}")
+        self._extra_note.value = f"Also sending keys not in the schema: {short(names, 300)}"
         self._extra_note.layout.display = "" if self._extra else "none"
 
     def locate(self, path: list) -> tuple[Field, list]:

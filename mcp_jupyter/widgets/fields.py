@@ -21,14 +21,16 @@ from typing import Any
 
 import ipywidgets as W
 
-from . import style
-from .schema import (
+from mcp_jupyter.display.html import short
+from mcp_jupyter.schema import (
     MISSING,
     array_item_choices,
     enum_choices,
     same_json,
     truncate,
 )
+
+from . import style
 
 TITLE_LIMIT = 200
 DESCRIPTION_LIMIT = 1000
@@ -77,12 +79,12 @@ def _header_html(title: str | None, required: bool, description: str | None, hin
     parts = []
     if title:
         mark = f' <span class="mcpj-required-mark" style="color:{style.ERROR}">*</span>' if required else ""
-        parts.append(f'<b class="mcpj-label">{html.escape(truncate(title, TITLE_LIMIT))}</b>{mark}')
+        parts.append(f'<b class="mcpj-label">{short(title, TITLE_LIMIT)}</b>{mark}')
     help_text = " ".join(t for t in (description, hints) if t)
     if help_text:
         parts.append(
             f'<div class="mcpj-help" style="font-size:smaller;color:{style.MUTED};white-space:pre-wrap">'
-            f"{html.escape(truncate(help_text, DESCRIPTION_LIMIT))}</div>"
+            f"{short(help_text, DESCRIPTION_LIMIT)}</div>"
         )
     return "".join(parts)
 
@@ -160,9 +162,7 @@ class Field:
 
     def show_errors(self, messages: list[str]) -> None:
         """Put red messages under this field's input."""
-        text = "".join(
-            f"<div>⚠ {html.escape(truncate(m, ERROR_LIMIT))}</div>" for m in dict.fromkeys(messages)
-        )
+        text = "".join(f"<div>⚠ {short(m, ERROR_LIMIT)}</div>" for m in dict.fromkeys(messages))
         if self._error_widget is None:
             self._error_widget = W.HTML(_dom_classes=["mcpj-error"])
             self.widget.children = (*self.widget.children, self._error_widget)
@@ -186,7 +186,8 @@ class Field:
         """The messages currently shown under this field (as plain text, for tests and tools)."""
         if self._error_widget is None or not self._error_widget.value:
             return []
-        return [html.unescape(m) for m in re.findall(r"<div>⚠ (.*?)</div>", self._error_widget.value)]
+        shown = re.findall(r"<div>⚠ (.*?)</div>", self._error_widget.value)
+        return [html.unescape(re.sub(r"<[^>]*>", "", m)) for m in shown]  # drop short()'s cut mark tag
 
 
 def tag_input(widget: W.Widget, name: str | None) -> W.Widget:

@@ -8,7 +8,6 @@ CSS classes: ``mcpj-consent-inbox``, its announcements ``mcpj-inbox-log`` (``.an
 
 from __future__ import annotations
 
-import html
 import threading
 import time
 
@@ -16,6 +15,7 @@ import ipywidgets as W
 
 from mcp_jupyter.consent.core import broker
 from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.display.html import esc, short
 
 from . import style
 
@@ -65,8 +65,8 @@ class Inbox(W.VBox):
         """Add one line for a new request (runs on the runtime thread: a trait set only)."""
         stamp = time.strftime("%H:%M:%S")
         line = (
-            f"{stamp} <b>{html.escape(request.server[:200])}</b> asks for {html.escape(request.feature)}: "
-            f"{html.escape(request.summary)}"
+            f"{stamp} <b>{short(request.server, 200)}</b> asks for {esc(request.feature)}: "
+            f"{esc(request.summary)}"
         )
         self._lines = [line, *self._lines][:_MAX_LINES]
         self.announcements.value = "<br>".join(self._lines)

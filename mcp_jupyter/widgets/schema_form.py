@@ -17,7 +17,6 @@ editors `mcpj-raw-field`; "X or null" checkboxes `mcpj-optional-toggle`; union s
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Callable
@@ -26,10 +25,12 @@ from typing import Any
 
 import ipywidgets as W
 
+from mcp_jupyter.display.html import esc, short
+from mcp_jupyter.schema import MISSING, apply_defaults, iter_field_errors, make_validator, same_json, truncate
+
 from . import style
 from .containers import build_field
 from .fields import DESCRIPTION_LIMIT, ERROR_LIMIT, TITLE_LIMIT, BuildContext, Field
-from .schema import MISSING, apply_defaults, iter_field_errors, make_validator, same_json, truncate
 from .submit import SubmitButton
 
 # The SDK titles a tool's input schema after the function ("addArguments" for ``def add``): a
@@ -119,11 +120,11 @@ class SchemaForm(W.VBox):
         description = self.schema.get("description")
         parts = []
         if isinstance(title, str) and title and not SDK_GENERATED_TITLE.fullmatch(title):
-            parts.append(f"<h4 style='margin:0.2em 0'>{html.escape(truncate(title, TITLE_LIMIT))}</h4>")
+            parts.append(f"<h4 style='margin:0.2em 0'>{short(title, TITLE_LIMIT)}</h4>")
         if isinstance(description, str) and description:
             parts.append(
                 f"<div class='mcpj-help' style='color:{style.MUTED};white-space:pre-wrap'>"
-                f"{html.escape(truncate(description, DESCRIPTION_LIMIT))}</div>"
+                f"{short(description, DESCRIPTION_LIMIT)}</div>"
             )
         return [W.HTML("".join(parts), _dom_classes=["mcpj-form-title"])] if parts else []
 
@@ -208,7 +209,7 @@ class SchemaForm(W.VBox):
         if not errors:
             self._summary.layout.display = "none"
             return
-        items = "".join(f"<li>{html.escape(truncate(str(e), ERROR_LIMIT))}</li>" for e in errors[:50])
+        items = "".join(f"<li>{short(str(e), ERROR_LIMIT)}</li>" for e in errors[:50])
         count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
         self._summary.value = f"<div style='color:{style.ERROR}'><b>{count}</b><ul>{items}</ul></div>"
         self._summary.layout.display = ""
@@ -290,9 +291,7 @@ class SchemaForm(W.VBox):
         self.raw_toggle.value = True
 
     def _say(self, message: str) -> None:
-        self._raw_message.value = (
-            f"<div style='color:{style.ERROR}'>{html.escape(message)}</div>" if message else ""
-        )
+        self._raw_message.value = f"<div style='color:{style.ERROR}'>{esc(message)}</div>" if message else ""
         self._raw_message.layout.display = "" if message else "none"
 
 

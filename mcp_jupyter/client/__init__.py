@@ -1,0 +1,53 @@
+"""The client side of mcp_jupyter: connections to MCP servers and everything they return.
+
+Modules, one concept each (docs/architecture.md):
+
+- :mod:`.registry`     connections by name: ``connect``/``aconnect``, ``connections``, ``disconnect``
+- :mod:`.connection`   the public :class:`Connection` facade, built from :mod:`.features`
+- :mod:`.session`      the loop side of a connection: owner task, transports, caches, notifications
+- :mod:`.twins`        async methods written once, their sync twins derived
+- :mod:`.items`        what a server offers: tools, resources, templates, prompts, listings
+- :mod:`.results`      what requests return: tool/resource/prompt results, content blocks, logs
+- :mod:`.batch`        ``conn.map``: one tool over many inputs
+- :mod:`.transports`   stdio, Streamable HTTP, SSE and in-process targets
+- :mod:`.translate`    SDK and transport failures as mcp_jupyter's exceptions
+- :mod:`.history`      the JSON-RPC traffic of a connection
+- :mod:`.config`       ``mcpServers`` / VS Code ``servers`` files
+"""
+
+from .connection import Connection
+from .history import History
+from .items import Prompt, Prompts, Resource, Resources, ResourceTemplate, ResourceTemplates, Tool, Tools
+from .registry import (
+    aconnect,
+    connect,
+    connect_config,
+    connections,
+    disconnect,
+    disconnect_all,
+    get_connection,
+)
+from .results import PromptResult, ResourceResult, ToolResult
+
+__all__ = [
+    "Connection",
+    "History",
+    "Prompt",
+    "PromptResult",
+    "Prompts",
+    "Resource",
+    "ResourceResult",
+    "ResourceTemplate",
+    "ResourceTemplates",
+    "Resources",
+    "Tool",
+    "ToolResult",
+    "Tools",
+    "aconnect",
+    "connect",
+    "connect_config",
+    "connections",
+    "disconnect",
+    "disconnect_all",
+    "get_connection",
+]

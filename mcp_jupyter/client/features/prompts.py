@@ -1,0 +1,88 @@
+"""Prompts and argument completion."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ... import errors as E
+from ..items import Prompts
+from ..results import PromptResult
+from ..twins import blocking, on_runtime
+from .tools import merge_args
+
+
+class PromptsFeature:
+    """``conn.prompts``, ``conn.prompt``, ``conn.complete``."""
+
+    _session: Any
+
+    @on_runtime
+    async def alist_prompts(self, refresh: bool = False) -> Prompts:
+        """The server's prompts (all pages; cached, refreshed after ``list_changed`` or with ``refresh=True``)."""
+        return await self._session.listing("prompts", refresh)
+
+    list_prompts = blocking(alist_prompts)
+
+    @property
+    def prompts(self) -> Prompts:
+        """The server's prompts (all pages; cached, refreshed after ``list_changed``)."""
+        return self.list_prompts()
+
+    @on_runtime
+    async def aprompt(
+        self, name: str, arguments: Mapping[str, Any] | None = None, /, **kwargs: Any
+    ) -> PromptResult:
+        """Render prompt ``name`` with its arguments (values are sent as strings, as MCP requires)."""
+        session = self._session
+        client = session.require_client()
+        args = merge_args(arguments, kwargs)
+        prompt = await session.find("prompts", name)
+        missing = [a for a in prompt.required if a not in args]
+        if missing:
+            raise E.InvalidArguments(
+                f"prompt {name!r} on server {session.name!r} needs the argument(s) {', '.join(missing)}",
+                server=session.name,
+            )
+        with session.mapped_errors(f"getting prompt {name!r}"):
+            raw = await client.get_prompt(name, {k: _as_prompt_value(v) for k, v in args.items()})
+        return PromptResult.from_sdk(name, raw, session.name)
+
+    prompt = blocking(aprompt)
+
+    @on_runtime
+    async def acomplete(
+        self,
+        *,
+        argument: str,
+        value: str = "",
+        prompt: str | None = None,
+        template: str | None = None,
+        context: Mapping[str, str] | None = None,
+    ) -> list[str]:
+        """Completion suggestions for an argument of a ``prompt`` or a resource ``template``."""
+        from mcp_types import PromptReference, ResourceTemplateReference
+
+        if (prompt is None) == (template is None):
+            raise ValueError("pass exactly one of prompt= or template=")
+        session = self._session
+        client = session.require_client()
+        if not session.has_capability("completions"):
+            return []
+        ref = (
+            PromptReference(type="ref/prompt", name=prompt)
+            if prompt is not None
+            else ResourceTemplateReference(type="ref/resource", uri=template)
+        )
+        with session.mapped_errors("completing"):
+            raw = await client.complete(
+                ref, {"name": argument, "value": str(value)}, dict(context or {}) or None
+            )
+        return list(raw.completion.values)
+
+    complete = blocking(acomplete)
+
+
+def _as_prompt_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)

@@ -1,0 +1,131 @@
+"""Tools: listing, calling, and calling one tool over many inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ... import errors as E
+from ..items import Tools
+from ..results import ToolResult
+from ..session import adapt_callback
+from ..twins import blocking, on_runtime
+
+ProgressCallback = Callable[[float, float | None, str | None], Any]
+
+
+class ToolsFeature:
+    """``conn.tools``, ``conn.call``/``acall``, ``conn.map``/``amap``."""
+
+    _session: Any
+
+    @on_runtime
+    async def alist_tools(self, refresh: bool = False) -> Tools:
+        """The server's tools (all pages; cached, refreshed after ``list_changed`` or with ``refresh=True``)."""
+        return await self._session.listing("tools", refresh)
+
+    list_tools = blocking(alist_tools)
+
+    @property
+    def tools(self) -> Tools:
+        """The server's tools (all pages; cached, refreshed after ``list_changed``)."""
+        return self.list_tools()
+
+    @on_runtime
+    async def acall(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        progress: ProgressCallback | None = None,
+        raise_on_error: bool = False,
+        **kwargs: Any,
+    ) -> ToolResult:
+        """Call ``tool`` with ``arguments`` (a dict, or keyword arguments) and return its result.
+
+        ``timeout`` (seconds) overrides the connection's; on expiry :class:`RequestTimeout` is
+        raised and the request is cancelled on the server. ``progress(progress, total, message)``
+        receives progress notifications. A tool answering ``isError`` returns a result with
+        ``is_error`` set, unless ``raise_on_error=True`` (then :class:`ToolError`).
+        """
+        return await call_tool(
+            self._session, tool, merge_args(arguments, kwargs), timeout, progress, raise_on_error
+        )
+
+    call = blocking(acall)
+
+    @on_runtime
+    async def amap(
+        self,
+        tool: str,
+        inputs: Iterable[Mapping[str, Any]] | Any,
+        *,
+        concurrency: int = 16,
+        timeout: float | None = None,
+        errors: str = "raise",
+        as_dataframe: bool | None = None,
+        progress_bar: bool | None = None,
+    ) -> Any:
+        """Call ``tool`` once per input, ``concurrency`` at a time; results come back in order.
+
+        ``inputs`` is an iterable of argument dicts or a pandas DataFrame (one call per row).
+        ``errors="raise"`` raises the first failure after all calls finish; ``"collect"`` puts
+        the exception in its place. With a DataFrame input (or ``as_dataframe=True``) the
+        result is a DataFrame of the inputs plus ``result``, ``is_error`` and ``error`` columns.
+        A progress bar is shown in notebooks (``progress_bar=False`` hides it).
+        """
+        from ..batch import map_tool
+
+        return await map_tool(
+            self._session,
+            tool,
+            inputs,
+            concurrency=concurrency,
+            timeout=timeout,
+            errors=errors,
+            as_dataframe=as_dataframe,
+            progress_bar=progress_bar,
+        )
+
+    map = blocking(amap)
+
+
+async def call_tool(
+    session: Any,
+    name: str,
+    args: dict,
+    timeout: float | None,
+    progress: ProgressCallback | None,
+    raise_on_error: bool,
+) -> ToolResult:
+    """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result."""
+    client = session.require_client()
+    listed = session.listings.get("tools")
+    tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
+    if tool is None:
+        tool = await session.find("tools", name)
+    if session.validate:
+        session.check_arguments(tool, args)
+    with session.mapped_errors(f"calling tool {name!r}", timeout=timeout):
+        raw = await client.call_tool(
+            name, args, read_timeout_seconds=timeout, progress_callback=adapt_callback(progress, arity=3)
+        )
+    result = ToolResult.from_sdk(raw, tool, session.name)
+    if raise_on_error and result.is_error:
+        raise E.ToolError(
+            f"tool {name!r} on server {session.name!r} returned an error: {result.text[:2000]}",
+            result=result,
+            server=session.name,
+        )
+    return result
+
+
+def merge_args(arguments: Mapping[str, Any] | None, kwargs: dict) -> dict:
+    """One dict of arguments from a positional dict and keyword arguments (keywords win)."""
+    if arguments is not None and not isinstance(arguments, Mapping):
+        raise TypeError(f"arguments must be a dict, not {type(arguments).__name__}")
+    merged = dict(arguments or {})
+    merged.update(kwargs)
+    return merged

@@ -1,0 +1,83 @@
+"""Utilities: ping, the server's log level, and listening to notifications."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..twins import blocking, on_runtime
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class UtilitiesFeature:
+    """``conn.ping``, ``conn.set_log_level``, ``conn.on_notification``."""
+
+    _session: Any
+
+    @on_runtime
+    async def aping(self, *, timeout: float | None = 10.0) -> float:
+        """Ping the server; returns the round-trip time in seconds."""
+        import anyio
+
+        session = self._session
+        client = session.require_client()
+        start = time.perf_counter()
+        with session.mapped_errors("pinging", timeout=timeout), anyio.fail_after(timeout or math.inf):
+            if client.protocol_version.startswith("2026"):
+                # ping is gone at 2026-07-28; a cheap listing proves liveness the same way.
+                await client.session.list_tools()
+            else:
+                await client.send_ping()
+        return time.perf_counter() - start
+
+    ping = blocking(aping)
+
+    @on_runtime
+    async def aset_log_level(self, level: str) -> None:
+        """Ask the server to send log messages at ``level`` and above (debug ... emergency)."""
+        if level not in LOG_LEVELS:
+            raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+        session = self._session
+        client = session.require_client()
+        if client.protocol_version.startswith("2026"):
+            _stamp_log_level(client.session, level)
+            return
+        with session.mapped_errors("setting the log level"):
+            await client.set_logging_level(level)
+
+    set_log_level = blocking(aset_log_level)
+
+    def on_notification(self, listener: Callable[[str, Any], None]) -> Callable[[], None]:
+        """Call ``listener(method, params)`` (on the runtime thread) for each server notification.
+
+        Returns a function that removes the listener. Widgets use this to refresh live.
+        """
+        listeners = self._session.listeners
+        listeners.append(listener)
+        return lambda: listeners.remove(listener) if listener in listeners else None
+
+
+def _stamp_log_level(session: Any, level: str) -> None:
+    """Opt every later request into log delivery at ``level`` (2026-07-28 logging is per request).
+
+    The SDK fixes its per-request ``_meta`` stamp at connect time, so the stamp is wrapped once
+    and reads the level from the session on each request.
+    """
+    from mcp_types import LOG_LEVEL_META_KEY
+
+    session._mcpj_log_level = level
+    if getattr(session, "_mcpj_stamp_wrapped", False):
+        return
+    inner = session._stamp
+
+    def stamp(data: dict, opts: Any) -> None:
+        inner(data, opts)
+        if data.get("method") not in ("initialize", "server/discover"):
+            meta = data.setdefault("params", {}).setdefault("_meta", {})
+            meta[LOG_LEVEL_META_KEY] = session._mcpj_log_level
+
+    session._stamp = stamp
+    session._mcpj_stamp_wrapped = True

@@ -1,0 +1,377 @@
+"""What a server offers: tools, resources, resource templates and prompts, and their listings.
+
+Each item is a frozen dataclass copied once from the SDK's type (same field names, so one generic
+``from_sdk`` does it) and holds a *weak* reference to the connection that listed it: ``tool.form()``
+and ``resource.read()`` talk to that very connection, registered or not, and never to another one
+that later took its name (they raise "this connection was closed" instead).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+
+from .. import errors as E
+from .. import views
+
+__all__ = [
+    "Item",
+    "Tool",
+    "Resource",
+    "ResourceTemplate",
+    "Prompt",
+    "PromptArgument",
+    "Listing",
+    "Tools",
+    "Resources",
+    "ResourceTemplates",
+    "Prompts",
+    "LISTINGS",
+]
+
+
+def dump(model: Any) -> dict | None:
+    """A pydantic model as wire-format JSON data (camelCase keys), or None."""
+    if model is None:
+        return None
+    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+# How a field's SDK value becomes ours, by field name (every other field is copied as it is).
+_CONVERT: dict[str, Callable[[Any], Any]] = {"annotations": dump, "uri": str}
+
+
+@dataclass(frozen=True)
+class Item:
+    """What every listed item shares: the SDK object, its server's name, its connection."""
+
+    raw: Any = field(default=None, repr=False, compare=False, kw_only=True)
+    server: str | None = field(default=None, compare=False, kw_only=True)
+    _connection_ref: Any = field(default=None, repr=False, compare=False, kw_only=True)
+
+    @classmethod
+    def from_sdk(cls, raw: Any, connection: Any = None) -> Any:
+        """Wrap an ``mcp_types`` object listed by ``connection`` (a Connection, or None)."""
+        values = {
+            f.name: _CONVERT.get(f.name, _same)(getattr(raw, f.name, None))
+            for f in dataclasses.fields(cls)
+            if not f.kw_only
+        }
+        values.update(cls._adjust(raw, values))
+        return cls(
+            **values,
+            raw=raw,
+            server=getattr(connection, "name", None),
+            _connection_ref=weakref.ref(connection) if connection is not None else None,
+        )
+
+    @classmethod
+    def _adjust(cls, raw: Any, values: dict) -> dict:
+        """Fields that are not a plain copy of the SDK's (subclasses)."""
+        return {}
+
+    @property
+    def connection(self) -> Any:
+        """The connection that listed this item; a clear error once it is closed or gone."""
+        conn = self._connection_ref() if self._connection_ref is not None else None
+        what = f"{type(self).__name__.lower()} {self.key!r}"
+        if conn is None:
+            raise E.ConnectionFailed(
+                f"this {what} is not attached to an open connection; list it again from one, "
+                "e.g. mj.get_connection(name).tools[...]",
+                server=self.server,
+            )
+        if conn.status in ("closed", "dead", "failed"):
+            raise E.ConnectionFailed(
+                f"this connection was closed ({self.server!r} is {conn.status}); this {what} belongs to it. "
+                f"List it again from the current connection: mj.get_connection({self.server!r})",
+                server=self.server,
+            )
+        return conn
+
+    @property
+    def key(self) -> str:
+        """The name (or URI) that identifies the item in its listing."""
+        return getattr(self, "name", "")
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Tool(Item):
+    """A tool the server offers. ``annotations`` are untrusted hints (camelCase dict)."""
+
+    name: str
+    title: str | None
+    description: str | None
+    input_schema: dict
+    output_schema: dict | None
+    annotations: dict | None
+
+    @classmethod
+    def _adjust(cls, raw: Any, values: dict) -> dict:
+        return {
+            "input_schema": values["input_schema"] or {},
+            "title": values["title"] or (values["annotations"] or {}).get("title"),
+        }
+
+    def form(self, **options: Any) -> Any:
+        """An interactive form for this tool (fill in, Call, see the result): a widget."""
+        return views.make("tool_form", self.connection, self.name, tool=self, **options)
+
+    @property
+    def required(self) -> list[str]:
+        """Names of the required arguments."""
+        return list(self.input_schema.get("required") or [])
+
+    @property
+    def parameters(self) -> dict:
+        """Argument name -> property schema."""
+        props = self.input_schema.get("properties")
+        return props if isinstance(props, dict) else {}
+
+    def hint(self, name: str) -> bool | None:
+        """An annotation hint (``readOnlyHint``, ``destructiveHint``, ...) or None when unset."""
+        return (self.annotations or {}).get(name)
+
+    def to_dict(self) -> dict:
+        """The tool as wire-format JSON data."""
+        return dump(self.raw) or {}
+
+
+@dataclass(frozen=True)
+class Resource(Item):
+    """A concrete resource the server lists."""
+
+    uri: str
+    name: str
+    title: str | None
+    description: str | None
+    mime_type: str | None
+    size: int | None
+    annotations: dict | None
+
+    def read(self) -> Any:
+        """Read this resource through the connection that listed it."""
+        return self.connection.read(self.uri)
+
+    @property
+    def key(self) -> str:
+        """The resource's URI."""
+        return self.uri
+
+
+@dataclass(frozen=True)
+class ResourceTemplate(Item):
+    """A parameterized resource (RFC 6570 URI template)."""
+
+    uri_template: str
+    name: str
+    title: str | None
+    description: str | None
+    mime_type: str | None
+    annotations: dict | None
+
+    @property
+    def key(self) -> str:
+        """The URI template."""
+        return self.uri_template
+
+    @property
+    def variables(self) -> list[str]:
+        """The template's variable names, in order."""
+        from mcp.shared.uri_template import UriTemplate
+
+        try:
+            return list(UriTemplate.parse(self.uri_template).variable_names)
+        except Exception:  # noqa: BLE001 - a malformed template from a server lists no variables
+            return []
+
+    def expand(self, **values: Any) -> str:
+        """Expand the template with ``values`` (RFC 6570)."""
+        from mcp.shared.uri_template import UriTemplate
+
+        return UriTemplate.parse(self.uri_template).expand(values)
+
+    def form(self, **options: Any) -> Any:
+        """An interactive form for this template (variables with completion, Read): a widget."""
+        return views.make("template_form", self.connection, self, **options)
+
+
+@dataclass(frozen=True)
+class PromptArgument:
+    """One argument of a prompt."""
+
+    name: str
+    description: str | None
+    required: bool
+
+
+@dataclass(frozen=True)
+class Prompt(Item):
+    """A prompt template the server offers."""
+
+    name: str
+    title: str | None
+    description: str | None
+    arguments: tuple[PromptArgument, ...]
+
+    @classmethod
+    def _adjust(cls, raw: Any, values: dict) -> dict:
+        args = values["arguments"] or []
+        return {"arguments": tuple(PromptArgument(a.name, a.description, bool(a.required)) for a in args)}
+
+    def form(self, **options: Any) -> Any:
+        """An interactive form for this prompt (arguments with completion, rendered messages): a widget."""
+        return views.make("prompt_form", self.connection, self.name, prompt=self, **options)
+
+    @property
+    def required(self) -> list[str]:
+        """Names of the required arguments."""
+        return [a.name for a in self.arguments if a.required]
+
+
+# -- listings ----------------------------------------------------------------------------------
+
+ItemT = TypeVar("ItemT", bound=Item)
+
+
+class Listing(Sequence, Generic[ItemT]):
+    """An ordered, read-only collection of tools/resources/... indexable by position or key."""
+
+    kind: ClassVar[str] = "item"
+    not_found: ClassVar[type[E.NotFound]] = E.NotFound
+    columns: ClassVar[tuple[str, ...]] = ()  # the item fields shown as table columns, in order
+
+    def __init__(self, items: Sequence[ItemT], server: str = "") -> None:
+        self._items = list(items)
+        self._by_key = {item.key: item for item in self._items}
+        self.server = server
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[ItemT]:
+        return iter(self._items)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (int, slice)):
+            return self._items[key]
+        try:
+            return self._by_key[key]
+        except KeyError:
+            where = f" on server {self.server!r}" if self.server else ""
+            raise self.not_found(
+                f"no {self.kind} {key!r}{where}; {E.did_you_mean(str(key), self._by_key)}",
+                suggestions=E.suggest(str(key), self._by_key),
+                server=self.server or None,
+            ) from None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key or key in self._items
+
+    def keys(self) -> list[str]:
+        """The names (or URIs) in order."""
+        return [item.key for item in self._items]
+
+    names = keys
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The item with that name/URI, or ``default``."""
+        return self._by_key.get(key, default)
+
+    def to_records(self) -> list[dict]:
+        """Rows of plain data for a table: the listing's columns, plus any computed ones."""
+        return [{**{c: getattr(item, c) for c in self.columns}, **self._computed(item)} for item in self]
+
+    def _computed(self, item: Any) -> dict:
+        return {}
+
+    def to_dataframe(self) -> Any:
+        """The listing as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.to_records())
+
+    def __repr__(self) -> str:
+        where = f" of {self.server!r}" if self.server else ""
+        shown = ", ".join(self.keys()[:8]) + (", ..." if len(self) > 8 else "")
+        return f"<{type(self).__name__}{where}: {len(self)} [{shown}]>"
+
+
+_HINTS = (
+    ("readOnlyHint", "read-only"),
+    ("destructiveHint", "destructive"),
+    ("idempotentHint", "idempotent"),
+    ("openWorldHint", "open-world"),
+)
+
+
+class Tools(Listing[Tool]):
+    """The tools of a server."""
+
+    kind = "tool"
+    not_found = E.ToolNotFound
+    columns = ("name", "title", "description")
+
+    def _computed(self, t: Tool) -> dict:
+        return {
+            "arguments": ", ".join(a + ("*" if a in t.required else "") for a in t.parameters),
+            "annotations": ", ".join(label for key, label in _HINTS if t.hint(key)),
+        }
+
+
+class Resources(Listing[Resource]):
+    """The concrete resources of a server (indexable by URI)."""
+
+    kind = "resource"
+    not_found = E.ResourceNotFound
+    columns = ("uri", "name", "title", "mime_type", "size", "description")
+
+
+class ResourceTemplates(Listing[ResourceTemplate]):
+    """The resource templates of a server (indexable by URI template or name)."""
+
+    kind = "resource template"
+    not_found = E.ResourceNotFound
+    columns = ("uri_template", "name", "title", "mime_type", "description")
+
+    def __init__(self, items: Sequence[ResourceTemplate], server: str = "") -> None:
+        super().__init__(items, server)
+        for item in self._items:
+            self._by_key.setdefault(item.name, item)
+
+
+class Prompts(Listing[Prompt]):
+    """The prompts of a server."""
+
+    kind = "prompt"
+    not_found = E.PromptNotFound
+    columns = ("name", "title", "description")
+
+    def _computed(self, p: Prompt) -> dict:
+        return {"arguments": ", ".join(a.name + ("*" if a.required else "") for a in p.arguments)}
+
+
+class ListingSpec(NamedTuple):
+    """How one kind of listing is fetched from the SDK client and wrapped."""
+
+    method: str  # the SDK client's list method
+    attribute: str  # the page's attribute holding the items
+    item: type[Item]
+    listing: type[Listing]
+
+
+LISTINGS: dict[str, ListingSpec] = {
+    "tools": ListingSpec("list_tools", "tools", Tool, Tools),
+    "resources": ListingSpec("list_resources", "resources", Resource, Resources),
+    "resource_templates": ListingSpec(
+        "list_resource_templates", "resource_templates", ResourceTemplate, ResourceTemplates
+    ),
+    "prompts": ListingSpec("list_prompts", "prompts", Prompt, Prompts),
+}

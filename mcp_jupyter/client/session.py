@@ -1,0 +1,613 @@
+"""The loop side of a connection: everything that runs on the runtime thread.
+
+A :class:`Session` owns ONE long-lived task on the runtime loop that enters the SDK ``mcp.Client``,
+waits until the connection is closed, and exits the client (entering and exiting in different
+tasks breaks anyio's cancel scopes; docs/architecture.md). It also owns what depends on that
+client: the transport fallback, the listing caches and pagination, the 2026-07-28
+``subscriptions/listen`` stream, incoming notifications and logs, and the translation of SDK
+failures. Every ``async`` method here runs ON the loop; the public
+:class:`~mcp_jupyter.client.connection.Connection` hops onto the loop to call them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+import warnings
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from .. import errors as E
+from ..consent import callbacks_for  # at import time (main thread): cards find the running cell
+from ..runtime import runtime
+from .history import History, RecordingTransport
+from .items import LISTINGS, Listing
+from .results import LogEntry
+from .translate import Failure, looks_like_legacy_sse, translate
+from .transports import StderrCapture, check_command, classify
+
+__all__ = ["Session", "DEFAULT_CONNECT_TIMEOUT"]
+
+DEFAULT_CONNECT_TIMEOUT = 60.0
+"""Seconds to wait for a server to start and finish the MCP handshake."""
+
+_LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang a listing
+_MAX_LOGS = 2000
+
+
+def adapt_callback(fn: Callable | None, *, arity: int) -> Callable | None:
+    """Wrap a user's sync or async callable as the async callback the SDK requires."""
+    if fn is None:
+        return None
+    if inspect.iscoroutinefunction(fn):
+        return fn
+
+    async def call(*args: Any) -> Any:
+        result = fn(*args[:arity])
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+    return call
+
+
+class Session:
+    """One server's live state on the runtime loop (see the module docstring)."""
+
+    def __init__(self, owner: Any, name: str, target: Any, **options: Any) -> None:
+        """``options`` are :class:`~mcp_jupyter.client.connection.Connection`'s keyword arguments."""
+        mode = options.get("mode", "auto")
+        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
+            raise ValueError(f"mode must be 'auto' or 'legacy' (or a protocol version), not {mode!r}")
+        self.owner = owner  # the public Connection: listings hand it to their items
+        self.name = name
+        self.spec = classify(
+            target,
+            env=dict(options.get("env") or {}),
+            cwd=options.get("cwd"),
+            headers=dict(options.get("headers") or {}),
+            transport=options.get("transport", "auto"),
+        )
+        self.target = self.spec.describe()
+        self.timeout = options.get("timeout")
+        connect_timeout = options.get("connect_timeout")
+        self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
+        self.mode = mode
+        self.validate = options.get("validate", True)
+        self.status = "new"
+        self.transport_used: str | None = None
+        self.connected_at: float | None = None
+        self.history = History()
+        self.logs: deque[LogEntry] = deque(maxlen=_MAX_LOGS)
+        self.warnings: list[str] = []
+        self.user_callbacks = tuple(
+            options.get(f"{kind}_callback") for kind in ("sampling", "elicitation", "list_roots")
+        )
+        self.listings: dict[str, Listing] = {}
+        self.subscriptions: dict[str, list[Callable]] = {}
+        self.listeners: list[Callable[[str, Any], None]] = []
+        self.close_hooks: list[Callable[[Any], None]] = []  # e.g. the registry forgetting the connection
+        self._stderr: StderrCapture | None = None
+        self._client: Any = None
+        self._closing: Any = None  # anyio.Event, created on the loop
+        self._owner_scope: Any = None
+        self._owner_done: Any = None  # anyio.Event: the owner task has exited the client
+        self._validators: dict[str, Any] = {}
+        self._listen_scope: Any = None
+        self._listen_done: Any = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Start the owner task and wait for the handshake (on the loop)."""
+        import anyio
+
+        if self.status == "connected":
+            return
+        self.status = "connecting"
+        self._closing = anyio.Event()
+        self._owner_done = anyio.Event()
+        try:
+            await runtime().start_service(self._own)
+        except BaseException as exc:
+            self.status = "failed"
+            raise self.translate(exc, "connecting") from None
+
+    async def _own(self, *, task_status: Any) -> None:
+        """The owner task: enter the client, serve until closed, exit the client (same task)."""
+        try:
+            await self._serve(task_status)
+        finally:
+            self._owner_done.set()
+
+    async def _serve(self, task_status: Any) -> None:
+        import anyio
+
+        attempts = self._transports()
+        for index, (label, transport) in enumerate(attempts):
+            last = index == len(attempts) - 1
+            client = self._make_client(transport)
+            entered = False
+            with anyio.CancelScope(deadline=anyio.current_time() + self.connect_timeout) as scope:
+                self._owner_scope = scope
+                try:
+                    async with client:
+                        entered = True
+                        scope.deadline = math.inf
+                        self._on_connected(client, label)
+                        if self.modern:
+                            await self._restart_listener()
+                        task_status.started()
+                        await self._closing.wait()
+                        await self._stop_listener()
+                except BaseException as exc:
+                    if entered:
+                        self._mark_dead_if_open()
+                        if not isinstance(exc, Exception):
+                            raise
+                        return
+                    if last or not looks_like_legacy_sse(exc):
+                        raise
+                    continue  # spec back-compat: a Streamable HTTP failure with 4xx -> try legacy SSE
+                finally:
+                    self._client = None
+                    if self.status == "connected":
+                        self.status = "closed"
+            if entered:
+                return
+            if scope.cancelled_caught:
+                raise TimeoutError(f"no MCP handshake within {self.connect_timeout:g} s")
+            return
+
+    def _transports(self) -> list[tuple[str, Any]]:
+        """The transports to try, in order (more than one only for HTTP's SSE fallback)."""
+        from .transports import sse_transport, stdio_transport, streamable_http_transport
+
+        spec = self.spec
+        if spec.kind == "inprocess":
+            if self.mode == "legacy":
+                from mcp.client._memory import InMemoryTransport
+
+                return [("in-process", self._record(InMemoryTransport(_lowlevel(spec.server))))]
+            return [("in-process", spec.server)]
+        if spec.kind == "stdio":
+            check_command(spec.argv, spec.cwd)
+            if self._stderr is None:
+                self._stderr = StderrCapture(self.name)
+            return [("stdio", self._record(stdio_transport(spec, self._stderr.file)))]
+        wants_sse = spec.http_transport == "sse" or (
+            spec.http_transport == "auto" and (spec.url or "").rstrip("/").endswith("/sse")
+        )
+        if wants_sse:
+            return [("sse", self._record(sse_transport(spec)))]
+        attempts = [("streamable-http", self._record(streamable_http_transport(spec)))]
+        if spec.http_transport == "auto":
+            attempts.append(("sse", self._record(sse_transport(spec))))
+        return attempts
+
+    def _record(self, transport: Any) -> RecordingTransport:
+        return RecordingTransport(transport, self.history, on_eof=self._on_eof)
+
+    def _make_client(self, transport: Any) -> Any:
+        from mcp import Client
+        from mcp_types import Implementation
+
+        from .._version import __version__
+
+        _quiet_deprecations()
+        _quiet_sdk_logging()
+        # Without the user's own callables, every request goes through the consent layer (policy,
+        # card or prompt, audit); so every connection advertises sampling, elicitation and roots.
+        sampling, elicitation, list_roots = callbacks_for(self)
+        user_sampling, user_elicitation, user_roots = self.user_callbacks
+        return Client(
+            transport,
+            mode=self.mode,
+            read_timeout_seconds=self.timeout,
+            logging_callback=self._on_log,
+            message_handler=self._on_message,
+            sampling_callback=adapt_callback(user_sampling, arity=2) or sampling,
+            elicitation_callback=adapt_callback(user_elicitation, arity=2) or elicitation,
+            list_roots_callback=adapt_callback(user_roots, arity=1) or list_roots,
+            client_info=Implementation(name="mcp-jupyter", version=__version__),
+            # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
+            # handshake-era servers do by default. conn.set_log_level() changes it.
+            log_level="info",
+        )
+
+    def _on_connected(self, client: Any, label: str) -> None:
+        self._client = client
+        self.transport_used = label
+        self.status = "connected"
+        self.connected_at = time.time()
+        self.listings.clear()
+
+    def _on_eof(self) -> None:
+        """The server's side of the stream ended: it exited or dropped the connection."""
+        if self.status == "connected" and not self._closing.is_set():
+            self.status = "dead"
+            self._closing.set()  # let the owner task exit the client and reap the process
+
+    def _mark_dead_if_open(self) -> None:
+        if self.status == "connected":
+            self.status = "dead"
+
+    async def close(self) -> None:
+        """Ask the owner task to exit the client and wait until it has (on the loop)."""
+        import anyio
+
+        if self._closing is None:
+            return
+        was = self.status
+        self._closing.set()
+        with anyio.move_on_after(10):  # the owner task exits the client and reaps the server process
+            await self._owner_done.wait()
+        if not self._owner_done.is_set() and self._owner_scope is not None:
+            self._owner_scope.cancel()
+        self.status = "dead" if was == "dead" else "closed"
+
+    def cleanup(self) -> None:
+        """Remove the stderr capture and run the close hooks (any thread, after :meth:`close`)."""
+        if self._stderr is not None:
+            self._stderr.close(remove=True)
+            self._stderr = None
+        for hook in self.close_hooks:
+            hook(self.owner)
+
+    # -- facts -----------------------------------------------------------------------------
+    @property
+    def stderr(self) -> str:
+        """Everything a stdio server wrote to stderr so far ("" for other transports)."""
+        return self._stderr.read() if self._stderr is not None else ""
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        """The last lines of the server's stderr."""
+        return self._stderr.tail(max_lines=lines) if self._stderr is not None else ""
+
+    def require_client(self) -> Any:
+        """The SDK client, or a clear error saying the connection is closed or the server exited."""
+        client = self._client
+        if client is None or self.status != "connected":
+            if self.status == "dead":
+                raise E.ServerExited(
+                    f"server {self.name!r} has exited or closed the connection; reconnect with "
+                    f"mj.connect({self.name!r}, ...) or %mcp connect {self.name} ...",
+                    server=self.name,
+                    stderr=self.stderr_tail(),
+                )
+            raise E.ConnectionFailed(
+                f"connection {self.name!r} is {self.status}; reconnect with mj.connect({self.name!r}, ...)",
+                server=self.name,
+            )
+        return client
+
+    @property
+    def capabilities(self) -> dict:
+        """The server's capabilities as wire-format JSON data."""
+        caps = self.require_client().server_capabilities
+        return caps.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+    def has_capability(self, name: str) -> bool:
+        """Whether the server declared capability ``name``."""
+        return self.capabilities.get(name) is not None
+
+    @property
+    def modern(self) -> bool:
+        """True on 2026-07-28+ connections, where change events arrive on a ``subscriptions/listen`` stream."""
+        client = self._client
+        return client is not None and client.protocol_version.startswith("2026")
+
+    # -- listings --------------------------------------------------------------------------
+    async def listing(self, kind: str, refresh: bool = False) -> Any:
+        """The cached listing of ``kind`` (tools, resources, resource_templates, prompts), all pages."""
+        if not refresh and kind in self.listings:
+            return self.listings[kind]
+        client = self.require_client()
+        capability = "resources" if kind == "resource_templates" else kind
+        items = await self._paginate(client, kind) if self.has_capability(capability) else []
+        listing = LISTINGS[kind].listing(items, self.name)
+        self.listings[kind] = listing
+        return listing
+
+    async def _paginate(self, client: Any, kind: str) -> list:
+        spec = LISTINGS[kind]
+        fetch = getattr(client, spec.method)
+        items: list = []
+        cursor = None
+        with self.mapped_errors(f"listing {kind.replace('_', ' ')}"):
+            for _ in range(_LIST_PAGE_CAP):
+                page = await fetch(cursor=cursor, cache_mode="refresh")
+                items.extend(spec.item.from_sdk(x, self.owner) for x in getattr(page, spec.attribute))
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+        return items
+
+    async def find(self, kind: str, key: str) -> Any:
+        """The listed item ``key`` of ``kind``; re-lists once on a miss (the list may have changed),
+        then raises the kind's not-found error with suggestions."""
+        listing = self.listings.get(kind) or await self.listing(kind)
+        item = listing.get(key)
+        if item is None:
+            listing = await self.listing(kind, refresh=True)
+        return listing[key]  # raises ToolNotFound / PromptNotFound / ResourceNotFound
+
+    # -- arguments -------------------------------------------------------------------------
+    def check_arguments(self, tool: Any, args: dict) -> None:
+        """Validate arguments against the tool's inputSchema before sending (cached validator)."""
+        cached = self._validators.get(tool.name)
+        if cached is None or cached[0] is not tool:
+            cached = (tool, quick_check(tool.input_schema), _make_validator(tool.input_schema))
+            self._validators[tool.name] = cached
+        _tool, quick, check = cached
+        if (quick is not None and quick(args)) or check is None or check.is_valid(args):
+            return
+        problems = []
+        for error in sorted(check.iter_errors(args), key=lambda e: list(e.absolute_path))[:5]:
+            where = "/".join(map(str, error.absolute_path))
+            problems.append(f"{where}: {error.message}" if where else error.message)
+        expected = ", ".join(
+            f"{p}{'*' if p in tool.required else ''}: {s.get('type', 'any') if isinstance(s, dict) else 'any'}"
+            for p, s in tool.parameters.items()
+        )
+        raise E.InvalidArguments(
+            f"arguments for tool {tool.name!r} on server {self.name!r} do not match its input schema: "
+            + "; ".join(problems)
+            + f". Expected ({'*' + ' = required' if tool.required else 'no required arguments'}): {expected or 'none'}",
+            server=self.name,
+        )
+
+    # -- the subscriptions/listen stream (2026-07-28) --------------------------------------
+    async def _stop_listener(self) -> None:
+        """Close the listen stream (in its own task) and wait until it is closed."""
+        import anyio
+
+        scope, done = self._listen_scope, self._listen_done
+        self._listen_scope = None
+        if scope is not None:
+            scope.cancel()
+            with anyio.move_on_after(5):
+                await done.wait()
+
+    async def _restart_listener(self) -> None:
+        """(Re)open the 2026-07-28 ``subscriptions/listen`` stream for list changes and subscribed URIs."""
+        await self._stop_listener()
+        caps = self.capabilities
+        flags = {
+            "tools_list_changed": bool((caps.get("tools") or {}).get("listChanged")),
+            "prompts_list_changed": bool((caps.get("prompts") or {}).get("listChanged")),
+            "resources_list_changed": bool((caps.get("resources") or {}).get("listChanged")),
+        }
+        if not (any(flags.values()) or self.subscriptions):
+            return
+        await runtime().start_service(self._listen, flags, list(self.subscriptions))
+
+    async def _listen(self, flags: dict, uris: list[str], *, task_status: Any) -> None:
+        import anyio
+
+        client = self.require_client()
+        self._listen_done = anyio.Event()
+        with anyio.CancelScope() as scope:
+            self._listen_scope = scope
+            try:
+                async with client.listen(**flags, resource_subscriptions=uris) as subscription:
+                    task_status.started()
+                    # The SDK also hands each event to the message handler as a notification,
+                    # which applies it (_on_message); draining here keeps the buffer empty.
+                    async for _event in subscription:
+                        pass
+            except Exception as exc:  # noqa: BLE001 - a lost stream must not take the connection down
+                self.warnings.append(f"change notifications stopped: {exc}")
+                if not task_status.started_:
+                    task_status.started()
+            finally:
+                self._listen_done.set()
+
+    async def subscriptions_changed(self, first: str | None = None, last: str | None = None) -> None:
+        """Tell the server about a new (``first``) or dropped (``last``) subscription: reopen the
+        listen stream on 2026-07-28 connections, ``resources/(un)subscribe`` before."""
+        client = self.require_client()
+        if self.modern:
+            await self._restart_listener()
+        elif first is not None:
+            await client.subscribe_resource(first)
+        elif last is not None:
+            await client.unsubscribe_resource(last)
+
+    # -- incoming ----------------------------------------------------------------------------
+    async def _on_log(self, params: Any) -> None:
+        self.logs.append(LogEntry(str(params.level), params.logger, params.data, time.time(), self.name))
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            text = f"server {self.name!r} wrote something that is not JSON-RPC (ignored): {_describe_garbage(message)}"
+            self.warnings.append(text)
+            self.logs.append(LogEntry("warning", "mcp_jupyter", text, time.time(), self.name))
+            return
+        inner = getattr(message, "root", message)
+        method = getattr(inner, "method", None)
+        if method is None:
+            return
+        params = getattr(inner, "params", None)
+        await self._on_change(method, str(getattr(params, "uri", "")) or None, params)
+
+    async def _on_change(self, method: str, uri: str | None, params: Any) -> None:
+        """Apply a server notification (or 2026 listen event): drop stale caches, call listeners."""
+        if method == "notifications/tools/list_changed":
+            self.listings.pop("tools", None)
+        elif method == "notifications/prompts/list_changed":
+            self.listings.pop("prompts", None)
+        elif method == "notifications/resources/list_changed":
+            self.listings.pop("resources", None)
+            self.listings.pop("resource_templates", None)
+        elif method == "notifications/resources/updated" and uri:
+            for callback in list(self.subscriptions.get(uri, [])):
+                await _run_listener(callback, uri)
+        for listener in list(self.listeners):
+            await _run_listener(listener, method, params if params is not None else {"uri": uri})
+
+    # -- errors ----------------------------------------------------------------------------
+    def mapped_errors(self, doing: str, *, timeout: float | None = None) -> MappedErrors:
+        """A ``with`` block that raises mcp_jupyter's exception for any SDK/transport failure inside
+        it (the one place requests map errors, like httpx's exception mapping); cancellation and
+        our own errors pass through."""
+        return MappedErrors(self, doing, timeout)
+
+    def translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
+        """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
+        failure = Failure(
+            server=self.name,
+            target=self.target,
+            doing=doing,
+            stderr=self.stderr_tail(),
+            timeout=timeout if timeout is not None else self.timeout,
+            connect_timeout=self.connect_timeout,
+            stdio=self.spec.kind == "stdio",
+        )
+        error = translate(exc, failure)
+        if isinstance(error, E.ServerExited):
+            self._on_eof()  # a request learned first that the server is gone
+        return error
+
+
+class MappedErrors:
+    """The context manager of :meth:`Session.mapped_errors` (a class: it is on every request's path)."""
+
+    __slots__ = ("session", "doing", "timeout")
+
+    def __init__(self, session: Session, doing: str, timeout: float | None) -> None:
+        self.session, self.doing, self.timeout = session, doing, timeout
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> None:
+        if exc is None:
+            return
+        error = self.session.translate(exc, self.doing, timeout=self.timeout)
+        if error is exc:
+            return  # re-raised as it is (cancellation, Ctrl-C, our own errors)
+        raise error from None
+
+
+def _quiet_sdk_logging() -> None:
+    """Keep the SDK's log records (e.g. a traceback per garbage line on stdout) out of notebook cells.
+
+    With no handler anywhere, Python prints warnings to stderr, which a notebook shows under the
+    cell. A NullHandler on the ``mcp`` logger stops that; what matters reaches ``conn.warnings``.
+    A user who configures logging still gets the records through the root logger.
+    """
+    import logging
+
+    sdk_logger = logging.getLogger("mcp")
+    if not any(isinstance(h, logging.NullHandler) for h in sdk_logger.handlers):
+        sdk_logger.addHandler(logging.NullHandler())
+
+
+def _quiet_deprecations() -> None:
+    """The SDK flags ping/logging/subscribe as deprecated for 2026-07-28; our users need not see it.
+
+    The warnings are attributed to our modules (the callers of the deprecated methods), so one
+    module-scoped filter silences exactly them.
+    """
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning, module=r"mcp_jupyter\.")
+
+
+async def _run_listener(fn: Callable, *args: Any) -> None:
+    try:
+        result = fn(*args)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:  # noqa: BLE001 - a user's callback must not break the connection
+        import logging
+
+        logging.getLogger("mcp_jupyter").exception("a notification callback raised")
+
+
+def _describe_garbage(exc: Exception) -> str:
+    """What a server wrote instead of JSON-RPC, briefly (the SDK's message is a pydantic essay)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+            return f"{str(first.get('input'))[:200]!r} ({first.get('msg', 'invalid')})"
+        except Exception:  # noqa: BLE001 - fall back to the plain message
+            pass
+    return str(exc).splitlines()[0][:300]
+
+
+_JSON_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+    ),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list | tuple),
+    "null": lambda v: v is None,
+}
+_QUICK_SCHEMA_KEYS = {
+    "type",
+    "properties",
+    "required",
+    "title",
+    "description",
+    "additionalProperties",
+}
+_QUICK_PROPERTY_KEYS = {"type", "title", "description", "default"}
+
+
+def quick_check(schema: Any) -> Callable[[dict], bool] | None:
+    """A fast validity test for the common flat schema (named properties of plain JSON types),
+    or None when the schema says more than that. It only ever answers "valid" for arguments the
+    full JSON Schema validator accepts too; anything else goes to the full validator, which also
+    words the errors."""
+    if not isinstance(schema, dict) or schema.get("type") != "object" or set(schema) - _QUICK_SCHEMA_KEYS:
+        return None
+    properties = schema.get("properties") or {}
+    required = schema.get("required") or []
+    extra = schema.get("additionalProperties", True)
+    if not isinstance(properties, dict) or not isinstance(required, list) or not isinstance(extra, bool):
+        return None
+    types: dict[str, Callable[[Any], bool]] = {}
+    for name, prop in properties.items():
+        if (
+            not isinstance(prop, dict)
+            or set(prop) - _QUICK_PROPERTY_KEYS
+            or prop.get("type") not in _JSON_TYPES
+        ):
+            return None
+        types[name] = _JSON_TYPES[prop["type"]]
+
+    def valid(args: dict) -> bool:
+        if any(name not in args for name in required):
+            return False
+        for name, value in args.items():
+            is_type = types.get(name)
+            if is_type is None:
+                if not extra:
+                    return False
+            elif not is_type(value):
+                return False
+        return True
+
+    return valid
+
+
+def _make_validator(schema: dict) -> Any:
+    import jsonschema
+
+    try:
+        cls = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)
+        cls.check_schema(schema)
+        return cls(schema)
+    except Exception:  # noqa: BLE001 - a server's broken schema must not block calls; the server decides
+        return None
+
+
+def _lowlevel(server: Any) -> Any:
+    return getattr(server, "_lowlevel_server", server)

@@ -1,0 +1,62 @@
+"""Sync and async twins, written once.
+
+Every public request method of a connection is written once, as an ``async def`` whose body runs
+on the runtime loop (docs/architecture.md: the kernel's main thread never runs SDK code).
+:func:`on_runtime` makes it awaitable from any event loop (it hops onto the runtime loop), and
+:func:`blocking` derives its sync twin from it mechanically, so the two cannot drift: same
+parameters, same defaults, same docstring::
+
+    class ToolsFeature:
+        @on_runtime
+        async def acall(self, tool: str, ...) -> ToolResult:
+            \"\"\"Call a tool ...\"\"\"
+            ...                             # runs on the runtime loop
+
+        call = blocking(acall)              # conn.call(...) blocks the calling thread
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Concatenate, ParamSpec, TypeVar
+
+from ..runtime import runtime
+
+__all__ = ["on_runtime", "blocking"]
+
+S = TypeVar("S")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def on_runtime(body: Callable[Concatenate[S, P], Awaitable[R]]) -> Callable[Concatenate[S, P], Awaitable[R]]:
+    """The public async method: awaits ``body`` on the runtime loop, from whatever loop awaits it.
+
+    Cancelling the awaiting task cancels the work on the runtime loop.
+    """
+
+    @functools.wraps(body)
+    async def method(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await runtime().run(functools.partial(body, self, *args, **kwargs))
+
+    method.__mcpj_body__ = body  # type: ignore[attr-defined]
+    return method
+
+
+def blocking(async_method: Callable[Concatenate[S, P], Awaitable[R]]) -> Callable[Concatenate[S, P], R]:
+    """The sync twin of an :func:`on_runtime` method: runs its body on the runtime loop and blocks.
+
+    Ctrl-C while waiting cancels the request (the SDK tells the server).
+    """
+    body = async_method.__mcpj_body__  # type: ignore[attr-defined]
+
+    @functools.wraps(body)
+    def method(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        return runtime().call(functools.partial(body, self, *args, **kwargs))
+
+    name = body.__name__.removeprefix("a")
+    method.__name__ = name
+    owner, _, _ = body.__qualname__.rpartition(".")
+    method.__qualname__ = f"{owner}.{name}" if owner else name
+    return method

@@ -1,0 +1,134 @@
+"""The client package's shape, as users see it: items hold their own connection, twins cannot
+drift, listings re-list on demand, and each kind of missing thing has its own error."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+
+import pytest
+
+import mcp_jupyter as mj
+from mcp_jupyter.client import Connection
+from mcp_jupyter.demo import create_server
+
+
+@pytest.fixture(autouse=True)
+def clean():
+    yield
+    mj.disconnect_all()
+
+
+def test_items_of_an_unregistered_connection_work():
+    with Connection("solo", create_server()).open() as conn:
+        assert "solo" not in mj.connections()
+        form = conn.tools["add"].form()
+        assert form.conn is conn
+        assert conn.resources["demo://readme"].read().text.startswith("# mcp-jupyter demo server")
+        assert conn.prompts["greeting"].form().conn is conn
+
+
+def test_an_item_of_a_replaced_connection_refuses_to_talk_to_the_new_server():
+    old = mj.connect("same", create_server())
+    readme, add = old.resources["demo://readme"], old.tools["add"]
+    new = mj.connect("same", create_server())  # replaces (closes) the old connection
+    assert mj.get_connection("same") is new and old.status == "closed"
+    for action in (readme.read, add.form):
+        with pytest.raises(mj.ConnectionFailed, match="this connection was closed"):
+            action()
+    assert new.resources["demo://readme"].read().text  # items of the new one work
+
+
+def test_every_sync_twin_has_its_async_twin_signature():
+    twins = [
+        (getattr(Connection, name), getattr(Connection, "a" + name))
+        for name in dir(Connection)
+        if not name.startswith("_") and callable(getattr(Connection, "a" + name, None))
+    ]
+    assert {sync.__name__ for sync, _ in twins} >= {
+        "call",
+        "map",
+        "read",
+        "prompt",
+        "complete",
+        "ping",
+        "list_tools",
+    }
+    for sync, async_ in twins:
+        if sync.__name__ in ("close",):  # lifecycle: the sync close must not start the runtime
+            continue
+        assert inspect.signature(sync) == inspect.signature(async_), sync.__name__
+        assert sync.__doc__ == async_.__doc__
+    assert inspect.signature(mj.connect) == inspect.signature(mj.aconnect)
+    assert "progress_bar" in inspect.signature(Connection.amap).parameters
+
+
+def test_aconnect_takes_the_same_options_as_connect():
+    async def go():
+        conn = await mj.aconnect("async", create_server(), timeout=5, mode="legacy")
+        return conn.timeout, conn.mode, (await conn.amap("add", [{"a": 1, "b": 2}], progress_bar=False))
+
+    timeout, mode, results = asyncio.run(go())
+    assert (timeout, mode, results[0].structured) == (5, "legacy", {"result": 3})
+
+
+def test_sync_listings_refresh_on_demand():
+    conn = mj.connect("lists", create_server(), mode="legacy")
+
+    def listed() -> int:
+        return len([m for m in conn.history if m.method == "tools/list" and m.kind == "request"])
+
+    first = conn.tools
+    assert listed() == 1 and conn.list_tools() is first  # cached
+    assert conn.list_tools(refresh=True) is not first and listed() == 2
+    assert len(conn.list_prompts(refresh=True)) == len(conn.prompts)
+    assert len(conn.list_resources(refresh=True)) == len(conn.resources)
+    assert len(conn.list_resource_templates(refresh=True)) == len(conn.resource_templates)
+
+
+@pytest.mark.parametrize(
+    ("lookup", "error"),
+    [
+        (lambda c: c.tools["ad"], mj.ToolNotFound),
+        (lambda c: c.call("ad", a=1), mj.ToolNotFound),
+        (lambda c: c.prompts["greetin"], mj.PromptNotFound),
+        (lambda c: c.prompt("greetin", name="x"), mj.PromptNotFound),
+        (lambda c: c.resources["demo://readm"], mj.ResourceNotFound),
+        (lambda c: c.resource_templates["demo://item/{x}"], mj.ResourceNotFound),
+    ],
+)
+def test_each_kind_of_missing_thing_has_its_own_error(lookup, error):
+    conn = mj.connect("missing", create_server())
+    with pytest.raises(error) as caught:
+        lookup(conn)
+    assert isinstance(caught.value, mj.NotFound) and caught.value.suggestions
+    assert "did you mean" in str(caught.value)
+
+
+def test_the_quick_argument_check_never_accepts_what_json_schema_rejects():
+    import itertools
+
+    import jsonschema
+
+    from mcp_jupyter.client.session import quick_check
+
+    values = [None, True, False, 0, 1, -3, 1.0, 1.5, "", "x", [], [1], {}, {"a": 1}]
+    for kind, extra in itertools.product(
+        ["string", "integer", "number", "boolean", "array", "object", "null"], [True, False]
+    ):
+        schema = {
+            "type": "object",
+            "properties": {"v": {"type": kind, "description": "d"}, "w": {"type": "string"}},
+            "required": ["v"],
+            "additionalProperties": extra,
+        }
+        quick, full = quick_check(schema), jsonschema.Draft202012Validator(schema)
+        assert quick is not None
+        for value, other in itertools.product(values, [None, "s", 2]):
+            for args in ({"v": value}, {"v": value, "w": other}, {"v": value, "zz": 1}, {"w": "s"}):
+                if quick(args):
+                    assert full.is_valid(args), (schema, args)
+                elif full.is_valid(args):
+                    raise AssertionError(f"quick check refused valid arguments {args} for {schema}")
+    assert quick_check({"type": "object", "properties": {"v": {"type": "string", "minLength": 3}}}) is None
+    assert quick_check({"type": "object", "$schema": "http://json-schema.org/draft-04/schema#"}) is None
