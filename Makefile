@@ -3,7 +3,7 @@
 #   make lab        create .venv, install the project, open notebooks/01-getting-started.ipynb in JupyterLab
 #   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
 #   make fast-test  the suite without the browser tests
-#   make lint       ruff check + ruff format --check
+#   make lint       ruff check + ruff format --check + the import-layer contract (scripts/check_layers.py)
 #   make bench      run every benchmarks/bench_*.py script
 #
 # Every install step leaves a stamp file, so a second run skips straight to the work. A stamp depends on the
@@ -87,6 +87,7 @@ fast-test: $(STAMPS)/test node_modules/.stamp
 lint: $(STAMPS)/test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) scripts/check_layers.py
 
 bench: $(STAMPS)/bench node_modules/.stamp
 	@shopt -s nullglob; scripts=(benchmarks/bench_*.py); \

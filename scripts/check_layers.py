@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Check the import-layer contract of the mcp_jupyter package.
+
+    python scripts/check_layers.py [--package-dir mcp_jupyter]
+
+Every ``.py`` file under the package is parsed with ``ast`` (nothing is imported) and every import in it
+is collected: module level, inside functions and methods, ``from . import x``, relative imports resolved
+against the file's own package, and ``importlib.import_module("...")`` / ``import_module(".x", __name__)``
+/ ``__import__("...")`` calls whose module name is a string literal. Imports in the body of an
+``if TYPE_CHECKING:`` block are exempt: they exist for type hints only and never run.
+
+Each importing module and each imported ``mcp_jupyter.*`` module is then placed by the table below, and
+an import that points to a higher layer, leaves an island, enters an island from outside the app layer,
+or goes through a compatibility shim is reported as ``path:line: ...``. Exit status: 0 when the contract
+holds, 1 when it is broken, 2 when the package directory is missing. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+# =========================================================================================================
+# The contract. Edit these tables, not the code below.
+#
+# A pattern "pkg.x.*" covers the module pkg.x itself (its __init__.py) and everything below it; a pattern
+# without ".*" covers exactly that one module. When two patterns cover a module the longer one wins.
+# =========================================================================================================
+
+PACKAGE = "mcp_jupyter"
+
+# Layers, top to bottom. A module may import modules of its own layer and of any layer BELOW it.
+LAYERS: list[tuple[str, list[str]]] = [
+    # the composition root: the package __init__ wires the UI to the core; the command-line entry points
+    ("app", ["mcp_jupyter", "mcp_jupyter.cli", "mcp_jupyter.__main__"]),
+    # the %mcp line/cell magics: the notebook command surface
+    ("magics", ["mcp_jupyter.magics.*"]),
+    # ipywidgets / anywidget UI: explorer, forms, consent cards, inbox
+    ("widgets", ["mcp_jupyter.widgets.*"]),
+    # rich display of results: HTML, tables, content blocks, IPython formatters
+    ("display", ["mcp_jupyter.display.*"]),
+    # the MCP client core: connections, registry, transports, results, history, config
+    ("client", ["mcp_jupyter.client.*"]),
+    # the consent broker: sampling/elicitation/roots requests, policies, audit log (UI-free)
+    ("consent", ["mcp_jupyter.consent.*"]),
+    # pure helpers and the UI seam: event-loop runtime, errors, JSON-schema helpers, view protocols
+    (
+        "base",
+        [
+            "mcp_jupyter.runtime",
+            "mcp_jupyter.errors",
+            "mcp_jupyter.schema",
+            "mcp_jupyter.views",
+            "mcp_jupyter._version",
+        ],
+    ),
+]
+
+# Islands: self-contained subsystems beside the layer stack. An island may import its own modules plus
+# the modules listed for it, nothing else of the package; only the app layer may import an island
+# (plus the pairs in ALLOWANCES).
+ISLANDS: list[tuple[str, list[str], list[str]]] = [
+    # serving notebook functions as an MCP server (mj.serve, export), and the stdio <-> HTTP bridge
+    ("serve", ["mcp_jupyter.serve.*", "mcp_jupyter.bridge"], ["mcp_jupyter.runtime", "mcp_jupyter.errors"]),
+    # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
+    ("demo", ["mcp_jupyter.demo.*"], []),
+]
+
+# Explicit exceptions: (importer prefix, imported prefix). A prefix covers that module and everything
+# below it. An allowance lifts the layer and island rules, never the shim rule.
+ALLOWANCES: list[tuple[str, str]] = [
+    # %mcp serve / %mcp export drive the serve island from the magics
+    ("mcp_jupyter.magics", "mcp_jupyter.serve"),
+]
+
+# Compatibility shims: thin re-exports kept so users' old import paths still work. A shim counts as the
+# layer (or island) of what it re-exports, and no module inside the package may import it: internal code
+# imports the real module. A shim listed here that does not exist (yet, or any more) is skipped.
+SHIMS: list[str] = [
+    "mcp_jupyter.connection",
+    "mcp_jupyter.registry",
+    "mcp_jupyter.results",
+    "mcp_jupyter.transports",
+    "mcp_jupyter.history",
+    "mcp_jupyter.config",
+    "mcp_jupyter.mapping",
+    "mcp_jupyter.translate",
+]
+
+# =========================================================================================================
+
+THIS_SCRIPT = "scripts/check_layers.py"
+DEFAULT_PACKAGE_DIR = Path(__file__).resolve().parent.parent / PACKAGE
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a module sits: a layer (rank 0 is the top), an island, or a shim standing for one of them."""
+
+    kind: str  # "layer" | "island" | "shim"
+    name: str  # layer or island name; for a shim, the layer/island it stands for ("" if unknown)
+    rank: int = -1  # layers only: index in LAYERS, 0 = top
+
+    @property
+    def label(self) -> str:
+        if self.kind == "shim":
+            return f"shim of {self.name}" if self.name else "shim"
+        return f"{self.kind} {self.name}"
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str  # dotted module name of the importing file
+    target: str  # dotted module name of the imported mcp_jupyter module
+    path: Path
+    line: int
+
+
+def covers(pattern: str, module: str) -> bool:
+    if pattern.endswith(".*"):
+        base = pattern[:-2]
+        return module == base or module.startswith(base + ".")
+    return module == pattern
+
+
+def under(prefix: str, module: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def table_place(module: str) -> Place | None:
+    """The layer or island covering ``module`` by the most specific pattern (shims are handled apart)."""
+    best: tuple[int, Place] | None = None
+    for rank, (name, patterns) in enumerate(LAYERS):
+        for pattern in patterns:
+            if covers(pattern, module) and (best is None or len(pattern) > best[0]):
+                best = (len(pattern), Place("layer", name, rank))
+    for name, patterns, _allowed in ISLANDS:
+        for pattern in patterns:
+            if covers(pattern, module) and (best is None or len(pattern) > best[0]):
+                best = (len(pattern), Place("island", name))
+    return None if best is None else best[1]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Finding the imports
+
+
+def module_name(package_dir: Path, path: Path) -> str:
+    parts = list(path.relative_to(package_dir).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([PACKAGE, *parts])
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def resolve_relative(anchor: str, level: int, rest: str | None) -> str | None:
+    """``from <level dots><rest>`` seen from package ``anchor``; None when it climbs above the top."""
+    bits = anchor.split(".")
+    if level - 1 >= len(bits):
+        return None
+    base = ".".join(bits[: len(bits) - (level - 1)])
+    return f"{base}.{rest}" if rest else base
+
+
+class ImportFinder:
+    """Collects (line, target module name) for every runtime import in one module."""
+
+    def __init__(self, module: str, is_package: bool, known: set[str]) -> None:
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.known = known  # every module of the package, to tell `from pkg import submodule` from attributes
+        self.found: list[tuple[int, str]] = []
+        self.problems: list[tuple[int, str]] = []  # (line, message) for imports that cannot be resolved
+
+    def visit(self, node: ast.AST, type_only: bool = False) -> None:
+        if isinstance(node, ast.If):
+            self.visit(node.test, type_only)
+            test = node.test
+            negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+            if negated:
+                test = test.operand
+            body_type_only = is_type_checking(test) and not negated
+            else_type_only = is_type_checking(test) and negated
+            for child in node.body:
+                self.visit(child, type_only or body_type_only)
+            for child in node.orelse:
+                self.visit(child, type_only or else_type_only)
+            return
+        if not type_only:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.add(node.lineno, alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                self.import_from(node)
+            elif isinstance(node, ast.Call):
+                self.call(node)
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, type_only)
+
+    def add(self, line: int, target: str) -> None:
+        if under(PACKAGE, target) and (line, target) not in self.found:
+            self.found.append((line, target))
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            base = resolve_relative(self.package, node.level, node.module)
+            if base is None:
+                dots = "." * node.level
+                self.problems.append(
+                    (node.lineno, f"relative import {dots}{node.module or ''} climbs above the package")
+                )
+                return
+        else:
+            base = node.module or ""
+        for alias in node.names:
+            submodule = f"{base}.{alias.name}"
+            self.add(node.lineno, submodule if alias.name != "*" and submodule in self.known else base)
+
+    def call(self, node: ast.Call) -> None:
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name not in ("import_module", "__import__"):
+            return
+        args = {i: arg for i, arg in enumerate(node.args)}
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        first = args.get(0, keywords.get("name"))
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            return  # a computed name (f-string, variable): cannot be checked statically
+        target = first.value
+        if name == "__import__":
+            level = args.get(4, keywords.get("level"))
+            if level is None or (isinstance(level, ast.Constant) and level.value == 0):
+                self.add(node.lineno, target)
+            return
+        if not target.startswith("."):
+            self.add(node.lineno, target)
+            return
+        anchor = self.anchor(args.get(1, keywords.get("package")))
+        if anchor is None:
+            return  # relative to a package we cannot work out statically
+        level = len(target) - len(target.lstrip("."))
+        resolved = resolve_relative(anchor, level, target[level:])
+        if resolved is None:
+            self.problems.append((node.lineno, f"import_module({target!r}) climbs above the package"))
+        else:
+            self.add(node.lineno, resolved)
+
+    def anchor(self, expr: ast.expr | None) -> str | None:
+        """The ``package=`` argument of import_module as importlib sees it."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            return expr.value
+        if isinstance(expr, ast.Name) and expr.id == "__name__":
+            return self.module
+        if isinstance(expr, ast.Name) and expr.id == "__package__":
+            return self.package
+        if (
+            isinstance(expr, ast.Attribute)
+            and expr.attr == "parent"
+            and isinstance(expr.value, ast.Name)
+            and expr.value.id == "__spec__"
+        ):
+            return self.package
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Checking
+
+
+def display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
+    """Return (violations as (path, line, message), number of modules, number of internal imports)."""
+    files = sorted(
+        p
+        for p in package_dir.rglob("*.py")
+        if not any(part.startswith(".") for part in p.relative_to(package_dir).parts)
+    )
+    modules = {module_name(package_dir, p): p for p in files}
+    known = set(modules)
+    violations: list[tuple[Path, int, str]] = []
+    imports: list[Import] = []
+
+    for module, path in modules.items():
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        except SyntaxError as exc:
+            violations.append((path, exc.lineno or 1, f"cannot parse {module}: {exc.msg}"))
+            continue
+        finder = ImportFinder(module, path.name == "__init__.py", known)
+        finder.visit(tree)
+        imports += [Import(module, target, path, line) for line, target in finder.found]
+        violations += [(path, line, f"{module}: {message}") for line, message in finder.problems]
+
+    shims = [s for s in SHIMS if s in modules]
+    places: dict[str, Place | None] = {module: table_place(module) for module in modules}
+    for shim in shims:
+        places[shim] = shim_place(shim, [i for i in imports if i.importer == shim], violations)
+
+    def place_of(module: str) -> Place | None:
+        if module in SHIMS:
+            return places.get(module) or Place("shim", "")
+        return places[module] if module in places else table_place(module)
+
+    for module, path in modules.items():
+        if places[module] is None:
+            violations.append(
+                (
+                    path,
+                    1,
+                    f"{module} is in no layer, island or shim list; add it to a layer in {THIS_SCRIPT}",
+                )
+            )
+
+    for imp in imports:
+        source, target = place_of(imp.importer), place_of(imp.target)
+        if source is None:
+            continue  # reported once above as an unmapped module
+        message = judge(imp, source, target)
+        if message:
+            violations.append((imp.path, imp.line, message))
+
+    violations.sort(key=lambda v: (str(v[0]), v[1], v[2]))
+    return violations, len(modules), len(imports)
+
+
+def shim_place(shim: str, own_imports: list[Import], violations: list[tuple[Path, int, str]]) -> Place:
+    """A shim stands for the layer (or island) of what it re-exports: the highest of its targets."""
+    targets = {i.target: table_place(i.target) for i in own_imports if i.target not in SHIMS}
+    layers = [p for p in targets.values() if p is not None and p.kind == "layer"]
+    islands = {p.name for p in targets.values() if p is not None and p.kind == "island"}
+    if len(islands) + (1 if layers else 0) > 1:
+        where = [f"island {name}" for name in sorted(islands)] + (
+            [f"layer {min(layers, key=lambda p: p.rank).name}"] if layers else []
+        )
+        first = own_imports[0]
+        violations.append(
+            (
+                first.path,
+                first.line,
+                f"{shim} (shim) re-exports from {' and '.join(where)}; a shim stands for one layer",
+            )
+        )
+    if layers:
+        top = min(layers, key=lambda p: p.rank)
+        return Place("shim", top.name, top.rank)
+    if islands:
+        return Place("shim", sorted(islands)[0])
+    return Place("shim", "")
+
+
+def judge(imp: Import, source: Place, target: Place | None) -> str | None:
+    """The violation message for one import, or None when the contract allows it."""
+    head = f"{imp.importer} ({source.label}) imports {imp.target}"
+    if imp.target in SHIMS and imp.target != imp.importer:
+        return (
+            f"{head} ({target.label if target else 'shim'}), a compatibility shim for users' old import "
+            f"paths; import the module it re-exports instead"
+        )
+    if target is None:
+        return f"{head}, which no layer covers; add it to a layer in {THIS_SCRIPT} (or fix the import)"
+    if any(under(a, imp.importer) and under(b, imp.target) for a, b in ALLOWANCES):
+        return None
+    head = f"{head} ({target.label})"
+
+    source_island = island_of(source)
+    if source_island is not None:
+        name, allowed = source_island
+        if island_of(target) == source_island or any(covers(p, imp.target) for p in allowed):
+            return None
+        may = ", ".join(allowed) if allowed else "nothing else of the package"
+        return f"{head}, which is outside its island; island {name} may import only itself and {may}"
+
+    if target.kind == "island":
+        if source.rank == 0:
+            return None
+        return f"{head}, an island; only the app layer imports islands (or add an allowance)"
+
+    if target.rank < source.rank:
+        return f"{head}, which is above it; move the shared code down or pass it in from above"
+    return None
+
+
+def island_of(place: Place) -> tuple[str, list[str]] | None:
+    if place.kind == "layer":
+        return None
+    for name, _patterns, allowed in ISLANDS:
+        if place.name == name:
+            return name, allowed
+    return None
+
+
+def explanation() -> str:
+    order = " > ".join(name for name, _ in LAYERS)
+    islands = ", ".join(name for name, _, _ in ISLANDS)
+    return (
+        f"The rule: layers, top to bottom, are {order}; a module may import its own layer and the layers "
+        f"below it, never one above. Islands ({islands}) import only themselves and their listed modules, "
+        f"and only the app layer imports them, apart from the ALLOWANCES. Code inside the package never "
+        f"imports a compatibility shim. Imports under `if TYPE_CHECKING:` are exempt. The table is at the "
+        f"top of {THIS_SCRIPT}."
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--package-dir",
+        type=Path,
+        default=DEFAULT_PACKAGE_DIR,
+        help=f"the {PACKAGE} package directory (default: the one next to this script)",
+    )
+    args = parser.parse_args(argv)
+    if not (args.package_dir / "__init__.py").is_file():
+        print(f"{args.package_dir} is not a package directory (no __init__.py)", file=sys.stderr)
+        return 2
+
+    violations, n_modules, n_imports = check(args.package_dir)
+    if not violations:
+        print(f"{n_modules} modules, {n_imports} internal imports, layers respected")
+        return 0
+    for path, line, message in violations:
+        print(f"{display_path(path)}:{line}: {message}")
+    print(f"\n{len(violations)} import-layer violation(s) in {n_modules} modules.")
+    print(explanation())
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,275 @@
+"""The import-layer contract checker, scripts/check_layers.py, run through its real command line.
+
+The first tests build small fake ``mcp_jupyter`` packages in tmp_path and prove what the checker catches;
+the last one holds the real package to the contract.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = "scripts/check_layers.py"
+MARK = "# <- violation"
+
+# A small package that respects every rule: one module per layer and island, each importing downwards,
+# an island importing its allowed base modules, the magics using the serve allowance, and one shim that
+# nobody inside the package imports.
+CLEAN = {
+    "__init__.py": """
+        from . import cli
+        from .magics import commands
+        from .demo import app
+        from .serve import handle
+    """,
+    "cli.py": "import mcp_jupyter\n",
+    "magics/__init__.py": "",
+    "magics/commands.py": """
+        from ..widgets import form
+        from mcp_jupyter.serve import handle
+    """,
+    "widgets/__init__.py": "",
+    "widgets/form.py": "from mcp_jupyter.display import html\nfrom . import style\n",
+    "widgets/style.py": "",
+    "display/__init__.py": "",
+    "display/html.py": "from ..client import connection\n",
+    "client/__init__.py": "",
+    "client/connection.py": """
+        from .. import errors
+        from ..consent import core
+
+
+        def connect():
+            from mcp_jupyter.runtime import runtime
+
+            return runtime
+    """,
+    "consent/__init__.py": "",
+    "consent/core.py": """
+        import importlib
+
+        from mcp_jupyter.schema import defaults
+
+
+        def load():
+            return importlib.import_module("mcp_jupyter.views")
+    """,
+    "runtime.py": "from .errors import MCPJupyterError\n\nruntime = object()\n",
+    "errors.py": "class MCPJupyterError(Exception):\n    pass\n",
+    "schema.py": "defaults = {}\n",
+    "views.py": "",
+    "serve/__init__.py": "from .handle import serve\n",
+    "serve/handle.py": """
+        from .. import runtime
+        from mcp_jupyter.errors import MCPJupyterError
+
+
+        def serve():
+            pass
+    """,
+    "bridge.py": "from mcp_jupyter.serve import handle\n",
+    "demo/__init__.py": "",
+    "demo/__main__.py": "from .app import main\n",
+    "demo/app.py": "import json\n\n\ndef main():\n    pass\n",
+    "connection.py": "from mcp_jupyter.client.connection import connect  # old import path\n",
+}
+
+
+def make_package(root: Path, **changes: str) -> Path:
+    """Write CLEAN plus ``changes`` (``"client/x.py"`` written as ``client__x``) under root/mcp_jupyter."""
+    files = dict(CLEAN)
+    files.update({name.replace("__", "/") + ".py": text for name, text in changes.items()})
+    package = root / "mcp_jupyter"
+    for name, text in files.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return package
+
+
+def run_checker(package: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, SCRIPT, "--package-dir", str(package)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def marked_line(path: Path) -> int:
+    """The 1-based line of ``path`` carrying the MARK comment."""
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if MARK in line:
+            return number
+    raise AssertionError(f"no {MARK!r} in {path}")
+
+
+def assert_fails_at(package: Path, relpath: str, *expected: str) -> str:
+    result = run_checker(package)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    where = f"{package / relpath}:{marked_line(package / relpath)}:"
+    lines = [line for line in result.stdout.splitlines() if line.startswith(where)]
+    assert len(lines) == 1, f"expected one violation at {where}\n{output}"
+    for text in expected:
+        assert text in lines[0], f"{text!r} not in {lines[0]!r}\n{output}"
+    assert "The rule: layers, top to bottom, are app > magics > widgets" in result.stdout
+    return lines[0]
+
+
+def test_a_clean_tree_passes(tmp_path):
+    result = run_checker(make_package(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    modules = len(CLEAN)
+    assert result.stdout.strip().startswith(f"{modules} modules, ")
+    assert result.stdout.strip().endswith("internal imports, layers respected")
+
+
+def test_upward_import_at_module_level(tmp_path):
+    package = make_package(
+        tmp_path, consent__core=f"import json\nfrom mcp_jupyter.widgets import form  {MARK}\n"
+    )
+    assert_fails_at(
+        package,
+        "consent/core.py",
+        "mcp_jupyter.consent.core (layer consent) imports mcp_jupyter.widgets.form (layer widgets), "
+        "which is above it",
+    )
+
+
+def test_upward_import_hidden_in_a_function_body(tmp_path):
+    source = f"""
+        class Connection:
+            def show(self):
+                if self:
+                    from mcp_jupyter.display.html import render  {MARK}
+                    return render
+    """
+    package = make_package(tmp_path, client__connection=source)
+    assert_fails_at(package, "client/connection.py", "(layer client) imports mcp_jupyter.display.html")
+
+
+def test_relative_upward_import(tmp_path):
+    package = make_package(tmp_path, client__registry=f"from ..widgets import form  {MARK}\n")
+    assert_fails_at(
+        package,
+        "client/registry.py",
+        "mcp_jupyter.client.registry (layer client) imports mcp_jupyter.widgets.form (layer widgets)",
+    )
+
+
+def test_import_module_with_a_string_literal(tmp_path):
+    source = f"""
+        import importlib
+
+
+        def present():
+            importlib.import_module("mcp_jupyter.widgets.x")  {MARK}
+    """
+    package = make_package(tmp_path, consent__frontend=source)
+    assert_fails_at(package, "consent/frontend.py", "imports mcp_jupyter.widgets.x (layer widgets)")
+
+
+def test_relative_import_module_call(tmp_path):
+    source = f"""
+        from importlib import import_module
+
+
+        def load():
+            return import_module("..magics.commands", __package__)  {MARK}
+    """
+    package = make_package(tmp_path, widgets__lazy=source)
+    assert_fails_at(package, "widgets/lazy.py", "imports mcp_jupyter.magics.commands (layer magics)")
+
+
+def test_serve_island_must_not_import_the_client(tmp_path):
+    package = make_package(tmp_path, serve__export=f"from ..client import connection  {MARK}\n")
+    assert_fails_at(
+        package,
+        "serve/export.py",
+        "mcp_jupyter.serve.export (island serve) imports mcp_jupyter.client.connection (layer client)",
+        "outside its island",
+    )
+
+
+def test_demo_island_imports_nothing_of_the_package(tmp_path):
+    package = make_package(tmp_path, demo__data=f"from mcp_jupyter.errors import MCPJupyterError  {MARK}\n")
+    assert_fails_at(package, "demo/data.py", "(island demo) imports mcp_jupyter.errors", "outside its island")
+
+
+def test_only_the_app_layer_imports_an_island(tmp_path):
+    package = make_package(tmp_path, client__batch=f"import mcp_jupyter.bridge  {MARK}\n")
+    assert_fails_at(package, "client/batch.py", "imports mcp_jupyter.bridge (island serve), an island")
+
+
+def test_an_unmapped_module_is_an_error(tmp_path):
+    package = make_package(tmp_path, extras=f"import json  {MARK}\n")
+    assert_fails_at(
+        package, "extras.py", "mcp_jupyter.extras", "add it to a layer in scripts/check_layers.py"
+    )
+
+
+def test_internal_code_must_not_import_a_shim(tmp_path):
+    package = make_package(tmp_path, display__tables=f"from mcp_jupyter.connection import connect  {MARK}\n")
+    assert_fails_at(package, "display/tables.py", "imports mcp_jupyter.connection (shim of client)", "shim")
+
+
+def test_type_checking_only_upward_import_is_allowed(tmp_path):
+    source = """
+        from __future__ import annotations
+
+        import typing
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            from mcp_jupyter.widgets.form import Form
+
+        if typing.TYPE_CHECKING:
+            from ..magics import commands
+
+
+        def present(form: Form) -> None:
+            pass
+    """
+    result = run_checker(make_package(tmp_path, consent__core=source))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_else_branch_of_type_checking_still_counts(tmp_path):
+    source = f"""
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            from mcp_jupyter.widgets.form import Form
+        else:
+            from mcp_jupyter.widgets.form import Form  {MARK}
+    """
+    package = make_package(tmp_path, consent__core=source)
+    assert_fails_at(package, "consent/core.py", "imports mcp_jupyter.widgets.form (layer widgets)")
+
+
+@pytest.mark.parametrize(
+    "importer",
+    ["mcp_jupyter.cli", "mcp_jupyter.magics.commands"],
+)
+def test_app_and_the_listed_allowance_may_import_serve(tmp_path, importer):
+    relpath = importer.removeprefix("mcp_jupyter.").replace(".", "__")
+    package = make_package(tmp_path, **{relpath: "from mcp_jupyter.serve.handle import serve\n"})
+    result = run_checker(package)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_package_respects_its_layers():
+    result = run_checker(REPO_ROOT / "mcp_jupyter")
+    if result.returncode != 0:
+        pytest.fail(
+            f"scripts/check_layers.py exited {result.returncode}:\n{result.stdout}{result.stderr}",
+            pytrace=False,
+        )
+    assert result.stdout.rstrip().endswith("layers respected"), result.stdout
