@@ -40,7 +40,7 @@ def test_getting_started_runs_and_shows_results(run_notebook):
     errors = _text(_cell(nb, 'demo.call("ad", a=1, b=2)'))
     assert "did you mean 'add'" in errors and "not of type 'integer'" in errors
     assert "(4.0, 4.0, 'liftoff')" in _text(_cell(nb, "steps = []"))
-    assert "did not answer within 0.5 s" in _text(_cell(nb, 'demo.call("slow"'))
+    assert "sent no answer and no progress for 0.5 s" in _text(_cell(nb, 'demo.call("slow"'))
     assert "['python']" in _text(_cell(nb, 'prompt="review_code"'))
     assert "is_error" in _text(_cell(nb, 'demo.map("add", numbers'))
     assert "2" in _text(_cell(nb, "await demo.acall"))

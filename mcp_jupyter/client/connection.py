@@ -16,10 +16,11 @@ from .. import views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .history import History
-from .session import DEFAULT_CONNECT_TIMEOUT, Session
+from .session import DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Session
+from .stdio import DEFAULT_MAX_LINE_BYTES
 from .twins import blocking, on_runtime
 
-__all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT"]
+__all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
 class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature):
@@ -34,7 +35,8 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         headers: Mapping[str, str] | None = None,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        max_timeout: float | None = DEFAULT_MAX_TIMEOUT,
         connect_timeout: float | None = None,
         mode: str = "auto",
         transport: str = "auto",
@@ -42,6 +44,7 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
         elicitation_callback: Callable | None = None,
         list_roots_callback: Callable | None = None,
         validate: bool = True,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     ) -> None:
         self.name = name
         # The keyword arguments above, as given: the signature is the one place they are listed.
@@ -117,12 +120,21 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
 
     @property
     def timeout(self) -> float | None:
-        """The default per-request timeout in seconds (None: wait as long as the server takes)."""
+        """Seconds a request may go without an answer or progress (None: no limit); settable."""
         return self._session.timeout
 
     @timeout.setter
     def timeout(self, seconds: float | None) -> None:
         self._session.timeout = seconds
+
+    @property
+    def max_timeout(self) -> float | None:
+        """Seconds a request may take in all, progress or not (None: no limit); settable."""
+        return self._session.max_timeout
+
+    @max_timeout.setter
+    def max_timeout(self, seconds: float | None) -> None:
+        self._session.max_timeout = seconds
 
     @property
     def transport_used(self) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import UnknownConnection, did_you_mean
 from ..runtime import runtime
 from .config import load_config, parse_config, select
-from .connection import Connection
+from .connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
 from .twins import blocking, on_runtime
 
 __all__ = [
@@ -73,7 +73,8 @@ async def aconnect(
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike | None = None,
     headers: Mapping[str, str] | None = None,
-    timeout: float | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    max_timeout: float | None = DEFAULT_MAX_TIMEOUT,
     connect_timeout: float | None = None,
     mode: str = "auto",
     transport: str = "auto",
@@ -84,18 +85,22 @@ async def aconnect(
     ``target`` is a command line (``"npx -y @modelcontextprotocol/server-everything"`` or an argv
     list; ``env`` and ``cwd`` apply) run over stdio, an ``http(s)://`` URL spoken to over
     Streamable HTTP (falling back to legacy HTTP+SSE; ``headers`` e.g. a bearer token;
-    ``transport="sse"`` forces SSE), or an ``MCPServer`` object in this kernel. ``timeout`` is the
-    default per-request timeout in seconds; ``mode`` is ``"auto"`` (newest protocol, falling back
-    to the initialize handshake) or ``"legacy"`` (initialize handshake only). ``callbacks``:
-    ``sampling_callback``, ``elicitation_callback``, ``list_roots_callback`` (instead of the
-    consent layer), ``validate=False`` (skip the argument check). Connecting again with a name in
-    use replaces (closes) the old connection.
+    ``transport="sse"`` forces SSE), or an ``MCPServer`` object in this kernel. Requests time out
+    after ``timeout`` seconds without an answer or progress (each progress notification restarts
+    it; 60 s) or ``max_timeout`` seconds in all (600 s); ``None`` means no limit, and each call can
+    override both. ``mode`` is ``"auto"`` (newest protocol, falling back to the initialize
+    handshake) or ``"legacy"`` (initialize handshake only). ``callbacks``: ``sampling_callback``,
+    ``elicitation_callback``, ``list_roots_callback`` (instead of the consent layer),
+    ``validate=False`` (skip the argument check), ``max_line_bytes`` (the longest stdout line a
+    stdio server may write, 64 MB). Connecting again with a name in use replaces (closes) the old
+    connection.
     """
     options = dict(
         env=env,
         cwd=cwd,
         headers=headers,
         timeout=timeout,
+        max_timeout=max_timeout,
         connect_timeout=connect_timeout,
         mode=mode,
         transport=transport,
@@ -117,7 +122,7 @@ def connect_config(
     config: str | os.PathLike | Mapping[str, Any],
     names: list[str] | str | None = None,
     *,
-    timeout: float | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
     mode: str = "auto",
 ) -> dict[str, Connection]:
     """Connect to the servers of an ``mcpServers`` (Claude Desktop/Cursor) or ``servers`` (VS Code) config.

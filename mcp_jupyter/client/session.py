@@ -25,6 +25,7 @@ from ..runtime import runtime
 from .history import History, RecordingTransport
 from .items import LISTINGS, Listing
 from .results import LogEntry
+from .stdio import DEFAULT_MAX_LINE_BYTES
 from .translate import Failure, looks_like_legacy_sse, translate
 from .transports import StderrCapture, check_command, classify
 
@@ -32,6 +33,22 @@ __all__ = ["Session", "DEFAULT_CONNECT_TIMEOUT"]
 
 DEFAULT_CONNECT_TIMEOUT = 60.0
 """Seconds to wait for a server to start and finish the MCP handshake."""
+
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
+
+DEFAULT_MAX_TIMEOUT = 600.0
+"""Seconds a request may take in all, however much progress it reports (time a person spends
+answering the server's sampling or elicitation request does not count)."""
+
+
+class _ConnectionDefault:
+    def __repr__(self) -> str:
+        return "<the connection's setting>"
+
+
+CONNECTION_DEFAULT: Any = _ConnectionDefault()
+"""A per-call ``timeout``/``max_timeout`` left at this uses the connection's (``None`` means no limit)."""
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang a listing
 _MAX_LOGS = 2000
@@ -71,17 +88,20 @@ class Session:
             transport=options.get("transport", "auto"),
         )
         self.target = self.spec.describe()
-        self.timeout = options.get("timeout")
+        self.timeout = options.get("timeout", DEFAULT_TIMEOUT)
+        self.max_timeout = options.get("max_timeout", DEFAULT_MAX_TIMEOUT)
+        self._deadlines: set[Deadline] = set()
         connect_timeout = options.get("connect_timeout")
         self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.mode = mode
         self.validate = options.get("validate", True)
+        self.max_line_bytes = options.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES
         self.status = "new"
         self.transport_used: str | None = None
         self.connected_at: float | None = None
         self.history = History()
         self.logs: deque[LogEntry] = deque(maxlen=_MAX_LOGS)
-        self.warnings: list[str] = []
+        self.warnings: deque[str] = deque(maxlen=_MAX_LOGS)
         self.user_callbacks = tuple(
             options.get(f"{kind}_callback") for kind in ("sampling", "elicitation", "list_roots")
         )
@@ -162,7 +182,8 @@ class Session:
 
     def _transports(self) -> list[tuple[str, Any]]:
         """The transports to try, in order (more than one only for HTTP's SSE fallback)."""
-        from .transports import sse_transport, stdio_transport, streamable_http_transport
+        from .stdio import stdio_streams
+        from .transports import sse_transport, streamable_http_transport
 
         spec = self.spec
         if spec.kind == "inprocess":
@@ -175,7 +196,15 @@ class Session:
             check_command(spec.argv, spec.cwd)
             if self._stderr is None:
                 self._stderr = StderrCapture(self.name)
-            return [("stdio", self._record(stdio_transport(spec, self._stderr.file)))]
+            streams = stdio_streams(
+                spec.argv,
+                env=spec.env or None,
+                cwd=spec.cwd,
+                errlog=self._stderr.file,
+                warn=self.warn,
+                max_line_bytes=self.max_line_bytes,
+            )
+            return [("stdio", self._record(streams))]
         wants_sse = spec.http_transport == "sse" or (
             spec.http_transport == "auto" and (spec.url or "").rstrip("/").endswith("/sse")
         )
@@ -204,17 +233,72 @@ class Session:
         return Client(
             transport,
             mode=self.mode,
-            read_timeout_seconds=self.timeout,
             logging_callback=self._on_log,
             message_handler=self._on_message,
-            sampling_callback=adapt_callback(user_sampling, arity=2) or sampling,
-            elicitation_callback=adapt_callback(user_elicitation, arity=2) or elicitation,
+            sampling_callback=self._pausing_deadlines(adapt_callback(user_sampling, arity=2) or sampling),
+            elicitation_callback=self._pausing_deadlines(
+                adapt_callback(user_elicitation, arity=2) or elicitation
+            ),
             list_roots_callback=adapt_callback(user_roots, arity=1) or list_roots,
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",
         )
+
+    def _pausing_deadlines(self, callback: Callable) -> Callable:
+        """The callback, with every request's deadline paused while it runs: a person answering a
+        sampling or elicitation request must not make the call that caused it time out."""
+
+        async def call(*args: Any) -> Any:
+            paused = list(self._deadlines)
+            for deadline in paused:
+                deadline.pause()
+            try:
+                return await callback(*args)
+            finally:
+                for deadline in paused:
+                    deadline.resume()
+
+        return call
+
+    async def request(
+        self,
+        doing: str,
+        send: Callable[[Callable], Any],
+        *,
+        timeout: Any = CONNECTION_DEFAULT,
+        max_timeout: Any = CONNECTION_DEFAULT,
+        progress: Callable | None = None,
+    ) -> Any:
+        """Run ``send(on_progress)`` (one request) under the timeout policy, mapping its errors.
+
+        ``timeout``: seconds without an answer or progress (each progress notification restarts
+        it); ``max_timeout``: seconds in all. Either may be None (no limit). On expiry the request
+        is cancelled (the SDK tells the server) and :class:`RequestTimeout` says which limit hit.
+        """
+        import anyio
+
+        idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
+        total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
+        deadline = Deadline(idle, total)
+
+        async def on_progress(value: float, total_: float | None, message: str | None) -> None:
+            deadline.touch()
+            if progress is not None:
+                await progress(value, total_, message)
+
+        self._deadlines.add(deadline)
+        try:
+            with anyio.CancelScope() as scope:
+                deadline.attach(scope)
+                with self.mapped_errors(doing, timeout=idle):
+                    return await send(on_progress)
+            raise E.RequestTimeout(
+                deadline.explain(f"server {self.name!r} ({self.target})", doing), server=self.name
+            )
+        finally:
+            self._deadlines.discard(deadline)
 
     def _on_connected(self, client: Any, label: str) -> None:
         self._client = client
@@ -315,13 +399,15 @@ class Session:
         fetch = getattr(client, spec.method)
         items: list = []
         cursor = None
-        with self.mapped_errors(f"listing {kind.replace('_', ' ')}"):
-            for _ in range(_LIST_PAGE_CAP):
-                page = await fetch(cursor=cursor, cache_mode="refresh")
-                items.extend(spec.item.from_sdk(x, self.owner) for x in getattr(page, spec.attribute))
-                cursor = page.next_cursor
-                if not cursor:
-                    break
+        doing = f"listing {kind.replace('_', ' ')}"
+        for _ in range(_LIST_PAGE_CAP):
+            page = await self.request(
+                doing, lambda _progress, c=cursor: fetch(cursor=c, cache_mode="refresh")
+            )
+            items.extend(spec.item.from_sdk(x, self.owner) for x in getattr(page, spec.attribute))
+            cursor = page.next_cursor
+            if not cursor:
+                break
         return items
 
     async def find(self, kind: str, key: str) -> Any:
@@ -419,11 +505,15 @@ class Session:
     async def _on_log(self, params: Any) -> None:
         self.logs.append(LogEntry(str(params.level), params.logger, params.data, time.time(), self.name))
 
+    def warn(self, text: str) -> None:
+        """Record a problem that did not fail a request: in ``conn.warnings`` and ``conn.logs``."""
+        text = f"server {self.name!r}: {text}"
+        self.warnings.append(text)
+        self.logs.append(LogEntry("warning", "mcp_jupyter", text, time.time(), self.name))
+
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            text = f"server {self.name!r} wrote something that is not JSON-RPC (ignored): {_describe_garbage(message)}"
-            self.warnings.append(text)
-            self.logs.append(LogEntry("warning", "mcp_jupyter", text, time.time(), self.name))
+            self.warn(f"wrote something that is not JSON-RPC (ignored): {_describe_garbage(message)}")
             return
         inner = getattr(message, "root", message)
         method = getattr(inner, "method", None)
@@ -469,6 +559,75 @@ class Session:
         if isinstance(error, E.ServerExited):
             self._on_eof()  # a request learned first that the server is gone
         return error
+
+
+class Deadline:
+    """The timeout policy of one request: ``idle`` seconds without an answer or progress, ``total``
+    seconds in all (None: no limit); paused while a person answers the server."""
+
+    def __init__(self, idle: float | None, total: float | None) -> None:
+        import anyio
+
+        self.idle, self.total = idle, total
+        self.start = anyio.current_time()
+        self.paused_for = 0.0  # seconds spent paused (not counted in ``total``)
+        self._paused_at: float | None = None
+        self._pauses = 0
+        self._scope: Any = None
+
+    def attach(self, scope: Any) -> None:
+        """Drive ``scope``'s deadline from now on."""
+        self._scope = scope
+        self.touch()
+
+    def touch(self) -> None:
+        """An answer is under way (progress): restart the idle deadline."""
+        if self._scope is not None:
+            self._scope.deadline = self._next()
+
+    def pause(self) -> None:
+        """A person is answering the server: no deadline until :meth:`resume`."""
+        import anyio
+
+        self._pauses += 1
+        if self._pauses == 1:
+            self._paused_at = anyio.current_time()
+        if self._scope is not None:
+            self._scope.deadline = math.inf
+
+    def resume(self) -> None:
+        """The person answered: the idle deadline restarts, the total resumes."""
+        import anyio
+
+        self._pauses = max(0, self._pauses - 1)
+        if self._pauses == 0 and self._paused_at is not None:
+            self.paused_for += anyio.current_time() - self._paused_at
+            self._paused_at = None
+            self.touch()
+
+    def _next(self) -> float:
+        import anyio
+
+        if self._pauses:
+            return math.inf
+        by_idle = anyio.current_time() + self.idle if self.idle is not None else math.inf
+        by_total = self.start + self.paused_for + self.total if self.total is not None else math.inf
+        return min(by_idle, by_total)
+
+    def explain(self, where: str, doing: str) -> str:
+        """Which limit expired, and how to change it."""
+        import anyio
+
+        elapsed = anyio.current_time() - self.start - self.paused_for
+        if self.total is not None and elapsed >= self.total - 0.05:
+            return (
+                f"{where} did not finish within max_timeout={self.total:g} s while {doing}; the request was "
+                "cancelled. Pass max_timeout=<seconds> (or None) for a longer call."
+            )
+        return (
+            f"{where} sent no answer and no progress for {self.idle:g} s while {doing}; the request was "
+            "cancelled. Pass timeout=<seconds> for a longer wait (timeout=None waits as long as it takes)."
+        )
 
 
 class MappedErrors:

@@ -102,14 +102,14 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
     if exc.code == CONNECTION_CLOSED and failure.connecting:
         return E.ConnectionFailed(
             f"{where} exited (or closed the connection) before completing the MCP handshake; "
-            "see its stderr below, fix the cause and connect again",
+            f"{_stderr_hint(failure)}, fix the cause and connect again",
             server=name,
             stderr=failure.stderr,
         )
     if exc.code == CONNECTION_CLOSED:
         return E.ServerExited(
             f"{where} closed the connection while {failure.doing} (the process exited or crashed); "
-            f"see its stderr below, fix the cause and reconnect with mj.connect({name!r}, ...)",
+            f"{_stderr_hint(failure)}, fix the cause and reconnect with mj.connect({name!r}, ...)",
             server=name,
             stderr=failure.stderr,
         )
@@ -126,6 +126,13 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
         data=exc.data,
         server=name,
     )
+
+
+def _stderr_hint(failure: Failure) -> str:
+    """Point to the server's stderr only when there is some to read."""
+    if failure.stderr.strip():
+        return "its stderr is quoted below"
+    return "it wrote nothing to stderr" if failure.stdio else "the server said nothing more"
 
 
 def _from_timeout(failure: Failure) -> BaseException:
@@ -145,7 +152,7 @@ def _connect_failure(exc: BaseException, failure: Failure) -> BaseException:
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     hint = (
         ". The server may have exited at start-up or written something other than MCP to stdout; "
-        "its stderr is below."
+        f"{_stderr_hint(failure)}."
         if failure.stdio
         else ""
     )

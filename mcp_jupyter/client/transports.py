@@ -144,16 +144,6 @@ class StderrCapture:
             pass
 
 
-def stdio_transport(target: Target, errlog: Any) -> Any:
-    """The SDK stdio transport for a command target."""
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    params = StdioServerParameters(
-        command=target.argv[0], args=target.argv[1:], env=target.env or None, cwd=target.cwd
-    )
-    return stdio_client(params, errlog=errlog)
-
-
 def http_client(target: Target) -> Any:
     """An ``httpx2.AsyncClient`` carrying the target's headers, with MCP's default timeouts."""
     from mcp.shared._httpx_utils import create_mcp_http_client

@@ -45,8 +45,10 @@ class PromptsFeature:
                 f"prompt {name!r} on server {session.name!r} needs the argument(s) {', '.join(missing)}",
                 server=session.name,
             )
-        with session.mapped_errors(f"getting prompt {name!r}"):
-            raw = await client.get_prompt(name, {k: _as_prompt_value(v) for k, v in args.items()})
+        values = {k: _as_prompt_value(v) for k, v in args.items()}
+        raw = await session.request(
+            f"getting prompt {name!r}", lambda _progress: client.get_prompt(name, values)
+        )
         return PromptResult.from_sdk(name, raw, session.name)
 
     prompt = blocking(aprompt)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 from ... import errors as E
 from ..items import Resources, ResourceTemplates
 from ..results import ResourceResult
+from ..session import CONNECTION_DEFAULT
 from ..twins import blocking, on_runtime
 
 
@@ -42,16 +42,16 @@ class ResourcesFeature:
         return self.list_resource_templates()
 
     @on_runtime
-    async def aread(self, uri: str, *, timeout: float | None = None) -> ResourceResult:
-        """Read the resource at ``uri``."""
-        import anyio
-
+    async def aread(self, uri: str, *, timeout: float | None = CONNECTION_DEFAULT) -> ResourceResult:
+        """Read the resource at ``uri`` (``timeout``: seconds, default the connection's; None: no limit)."""
         session = self._session
         client = session.require_client()
         uri = str(uri)
-        with session.mapped_errors(f"reading {uri!r}", timeout=timeout):
-            with anyio.fail_after(timeout or session.timeout or math.inf):
-                raw = await client.read_resource(uri, cache_mode="bypass")
+        raw = await session.request(
+            f"reading {uri!r}",
+            lambda _progress: client.read_resource(uri, cache_mode="bypass"),
+            timeout=timeout,
+        )
         return ResourceResult.from_sdk(uri, raw, session.name)
 
     read = blocking(aread)

@@ -8,7 +8,7 @@ from typing import Any
 from ... import errors as E
 from ..items import Tools
 from ..results import ToolResult
-from ..session import adapt_callback
+from ..session import CONNECTION_DEFAULT, adapt_callback
 from ..twins import blocking, on_runtime
 
 ProgressCallback = Callable[[float, float | None, str | None], Any]
@@ -38,21 +38,24 @@ class ToolsFeature:
         arguments: Mapping[str, Any] | None = None,
         /,
         *,
-        timeout: float | None = None,
+        timeout: float | None = CONNECTION_DEFAULT,
+        max_timeout: float | None = CONNECTION_DEFAULT,
         progress: ProgressCallback | None = None,
         raise_on_error: bool = False,
         **kwargs: Any,
     ) -> ToolResult:
         """Call ``tool`` with ``arguments`` (a dict, or keyword arguments) and return its result.
 
-        ``timeout`` (seconds) overrides the connection's; on expiry :class:`RequestTimeout` is
-        raised and the request is cancelled on the server. ``progress(progress, total, message)``
-        receives progress notifications. A tool answering ``isError`` returns a result with
-        ``is_error`` set, unless ``raise_on_error=True`` (then :class:`ToolError`).
+        ``timeout``: seconds the server may go without answering or reporting progress (each
+        progress notification restarts it; default: the connection's, 60 s); ``max_timeout``:
+        seconds in all (default: the connection's, 600 s); ``None`` means no limit. On expiry
+        :class:`RequestTimeout` is raised and the request is cancelled on the server.
+        ``progress(progress, total, message)`` receives progress notifications. A tool answering
+        ``isError`` returns a result with ``is_error`` set, unless ``raise_on_error=True`` (then
+        :class:`ToolError`).
         """
-        return await call_tool(
-            self._session, tool, merge_args(arguments, kwargs), timeout, progress, raise_on_error
-        )
+        args = merge_args(arguments, kwargs)
+        return await call_tool(self._session, tool, args, timeout, progress, raise_on_error, max_timeout)
 
     call = blocking(acall)
 
@@ -63,7 +66,7 @@ class ToolsFeature:
         inputs: Iterable[Mapping[str, Any]] | Any,
         *,
         concurrency: int = 16,
-        timeout: float | None = None,
+        timeout: float | None = CONNECTION_DEFAULT,
         errors: str = "raise",
         as_dataframe: bool | None = None,
         progress_bar: bool | None = None,
@@ -99,6 +102,7 @@ async def call_tool(
     timeout: float | None,
     progress: ProgressCallback | None,
     raise_on_error: bool,
+    max_timeout: float | None = CONNECTION_DEFAULT,
 ) -> ToolResult:
     """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result."""
     client = session.require_client()
@@ -108,10 +112,13 @@ async def call_tool(
         tool = await session.find("tools", name)
     if session.validate:
         session.check_arguments(tool, args)
-    with session.mapped_errors(f"calling tool {name!r}", timeout=timeout):
-        raw = await client.call_tool(
-            name, args, read_timeout_seconds=timeout, progress_callback=adapt_callback(progress, arity=3)
-        )
+    raw = await session.request(
+        f"calling tool {name!r}",
+        lambda on_progress: client.call_tool(name, args, progress_callback=on_progress),
+        timeout=timeout,
+        max_timeout=max_timeout,
+        progress=adapt_callback(progress, arity=3),
+    )
     result = ToolResult.from_sdk(raw, tool, session.name)
     if raise_on_error and result.is_error:
         raise E.ToolError(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,17 +19,17 @@ class UtilitiesFeature:
     @on_runtime
     async def aping(self, *, timeout: float | None = 10.0) -> float:
         """Ping the server; returns the round-trip time in seconds."""
-        import anyio
-
         session = self._session
         client = session.require_client()
+        # ping is gone at 2026-07-28; a cheap listing proves liveness the same way.
+        modern = client.protocol_version.startswith("2026")
         start = time.perf_counter()
-        with session.mapped_errors("pinging", timeout=timeout), anyio.fail_after(timeout or math.inf):
-            if client.protocol_version.startswith("2026"):
-                # ping is gone at 2026-07-28; a cheap listing proves liveness the same way.
-                await client.session.list_tools()
-            else:
-                await client.send_ping()
+        await session.request(
+            "pinging",
+            lambda _progress: client.session.list_tools() if modern else client.send_ping(),
+            timeout=timeout,
+            max_timeout=None,
+        )
         return time.perf_counter() - start
 
     ping = blocking(aping)

@@ -1,0 +1,202 @@
+"""The stdio transport: a server process's stdin/stdout as JSON-RPC streams, robust to what it writes.
+
+The SDK's ``stdio_client`` spawns and stops the process well (its own process group, stdin EOF,
+SIGTERM, SIGKILL), and this module reuses exactly that. Its *reader* is replaced, because a server's
+stdout is untrusted and the reader is shared by every connection's runtime thread:
+
+- bytes that are not UTF-8 are replaced (U+FFFD) and reported once per line in the connection's
+  warnings, instead of raising inside the SDK's reader, which then waited forever in its drain
+  while every call hung;
+- lines are split in linear time (the SDK re-joined its buffer for every chunk: a 40 MB line cost
+  seconds of the loop every connection shares), and a line longer than ``max_line_bytes``
+  (default 64 MB) is skipped with a clear warning instead of growing without bound;
+- a large line is parsed in a worker thread, so the loop keeps serving the other connections;
+- if the reader dies for any reason, the read stream closes: the session sees the connection end,
+  marks it dead and fails every pending and later request at once (``ServerExited``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+__all__ = ["DEFAULT_MAX_LINE_BYTES", "stdio_streams", "LineSplitter"]
+
+DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+"""A stdout line longer than this is skipped (and reported): no MCP message should be that big."""
+
+OFF_LOOP_PARSE_BYTES = 1024 * 1024  # lines at least this long are parsed in a worker thread
+_CHUNK = 256 * 1024
+_WRITER_FLUSH_TIMEOUT = 0.5
+
+
+class LineSplitter:
+    """Bytes in, whole lines out, in linear time; over-long lines become :class:`LineTooLong`."""
+
+    def __init__(self, max_line_bytes: int) -> None:
+        self.max_line_bytes = max_line_bytes
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of the buffer known to hold no newline
+        self._skipping = 0  # > 0 while discarding the rest of an over-long line (its size so far)
+
+    def feed(self, chunk: bytes) -> list[bytes | LineTooLong]:
+        """The lines completed by ``chunk`` (without their newline)."""
+        out: list[bytes | LineTooLong] = []
+        if self._skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                self._skipping += len(chunk)
+                return out
+            out.append(LineTooLong(self._skipping + end, self.max_line_bytes))
+            self._skipping = 0
+            chunk = chunk[end + 1 :]
+        self._buffer += chunk
+        start = 0
+        while True:
+            end = self._buffer.find(b"\n", max(start, self._scanned))
+            if end < 0:
+                break
+            size = end - start
+            out.append(
+                bytes(self._buffer[start:end])
+                if size <= self.max_line_bytes
+                else LineTooLong(size, self.max_line_bytes)
+            )
+            start = end + 1
+            self._scanned = start
+        if start:
+            del self._buffer[:start]
+        self._scanned = len(self._buffer)
+        if len(self._buffer) > self.max_line_bytes:
+            self._skipping = len(self._buffer)
+            self._buffer.clear()
+            self._scanned = 0
+        return out
+
+
+class LineTooLong:
+    """A stdout line that was longer than the limit (and was skipped)."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        self.size, self.limit = size, limit
+
+    def describe(self) -> str:
+        """What happened and what to do, for ``conn.warnings``."""
+        return (
+            f"a line of {self.size:,}+ bytes on stdout was skipped: over the {self.limit:,}-byte limit "
+            "(connect with max_line_bytes=... to allow longer messages)"
+        )
+
+
+def decode_line(line: bytes) -> tuple[str, bool]:
+    """The line as text, and whether it held bytes that are not UTF-8 (replaced by U+FFFD)."""
+    try:
+        return line.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return line.decode("utf-8", errors="replace"), True
+
+
+def parse_message(text: str) -> Any:
+    """A ``SessionMessage``, or the parse error as a value (the session reports it as garbage)."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except ValueError as exc:
+        return exc
+
+
+@asynccontextmanager
+async def stdio_streams(
+    argv: list[str],
+    *,
+    env: dict[str, str] | None,
+    cwd: str | None,
+    errlog: Any,
+    warn: Callable[[str], None],
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> AsyncIterator[tuple[Any, Any]]:
+    """Spawn the server and yield ``(read_stream, write_stream)`` of ``SessionMessage`` objects."""
+    import anyio
+    from mcp.client import stdio as sdk_stdio
+
+    command = await sdk_stdio._get_executable_command(argv[0])
+    process = await sdk_stdio._create_platform_compatible_process(
+        command=command,
+        args=argv[1:],
+        env=sdk_stdio.get_default_environment() | (env or {}),
+        errlog=errlog,
+        cwd=cwd,
+    )
+    read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
+    writer_done = anyio.Event()
+
+    async def read_stdout() -> None:
+        splitter = LineSplitter(max_line_bytes)
+        async with read_writer:
+            try:
+                while True:
+                    try:
+                        chunk = await process.stdout.receive(_CHUNK)
+                    except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return
+                    for line in splitter.feed(chunk):
+                        message = await _message_of(line, warn)
+                        if message is not None:
+                            await read_writer.send(message)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return  # the session is gone
+            except Exception as exc:  # noqa: BLE001 - a dead reader must end the connection, loudly
+                warn(
+                    f"reading the server's stdout failed ({type(exc).__name__}: {exc}); the connection is closed"
+                )
+
+    async def write_stdin() -> None:
+        try:
+            async with write_reader:
+                async for session_message in write_reader:
+                    data = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await process.stdin.send((data + "\n").encode("utf-8", errors="replace"))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()  # the server stopped reading: end the session, don't hang it
+        finally:
+            writer_done.set()
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(read_stdout)
+        tasks.start_soon(write_stdin)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):  # the process must be stopped whatever happens
+                read_stream.close()
+                write_stream.close()
+                with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT):
+                    await writer_done.wait()
+                await sdk_stdio._stop_server_process(process)
+                for stream in (read_stream, write_stream, read_writer, write_reader):
+                    await stream.aclose()
+            tasks.cancel_scope.cancel()
+
+
+async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) -> Any:
+    """The message a stdout line carries (None for a skipped line), reporting what was wrong."""
+    import anyio
+
+    if isinstance(line, LineTooLong):
+        warn(line.describe())
+        return None
+    if not line.strip():
+        return None
+    text, replaced = decode_line(line)
+    if replaced:
+        warn(
+            f"the server wrote {text.count(chr(0xFFFD))} byte sequence(s) that are not UTF-8 on stdout; "
+            "they were replaced by U+FFFD"
+        )
+    if len(line) >= OFF_LOOP_PARSE_BYTES:
+        return await anyio.to_thread.run_sync(parse_message, text)
+    return parse_message(text)
