@@ -121,6 +121,55 @@ def bind_socket(host: str, port: int | None) -> socket.socket:
     return sock
 
 
+REQUEST_READ_TIMEOUT = 10.0
+"""Seconds a client has to send a whole request (headers and body) once it starts one: a client
+that trickles or never finishes its headers is disconnected instead of holding a connection."""
+
+
+def request_deadline_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol with a deadline for reading each request (uvicorn has none: its
+    keep-alive timer stops as soon as any byte of the next request arrives)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class RequestDeadlineProtocol(H11Protocol):
+        _read_deadline: asyncio.TimerHandle | None = None
+
+        def _start_read_deadline(self) -> None:
+            self._stop_read_deadline()
+            self._read_deadline = self.loop.call_later(seconds, self._read_too_slow)
+
+        def _stop_read_deadline(self) -> None:
+            if self._read_deadline is not None:
+                self._read_deadline.cancel()
+                self._read_deadline = None
+
+        def _read_too_slow(self) -> None:
+            self._read_deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._start_read_deadline()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR):
+                self._stop_read_deadline()  # the request is in: the response may take its time
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._start_read_deadline()  # the next request on this connection gets its own
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_read_deadline()
+            super().connection_lost(exc)
+
+    return RequestDeadlineProtocol
+
+
 class HttpServerThread:
     """Uvicorn serving one ASGI app on an already-bound socket, in a daemon thread."""
 
@@ -144,6 +193,7 @@ class HttpServerThread:
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=2,
+            http=request_deadline_protocol(REQUEST_READ_TIMEOUT),
         )
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
