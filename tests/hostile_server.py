@@ -37,6 +37,8 @@ JS_URL = "javascript:window.__pwned='url';alert(1)"
 ATTR_BREAK = '"><img src=x onerror=alert(1)>'
 CONTROL = "bell\x07 null\x00 esc\x1b[31mRED\x1b[0m bidi\u202egnp.exe backspace\x08"
 MEGABYTE = "A" * 1_048_576
+#: Items in the list tools' results; the SDK sends one content block per item.
+MANY = 50_000
 
 #: Every short payload, joined: what a hostile string looks like in this server.
 ALL = f"{SCRIPT} {IMG} {SVG} {JS_URL} {ATTR_BREAK} {CONTROL}"
@@ -116,6 +118,23 @@ def create_server() -> MCPServer:
             },
             "$defs": {SCRIPT: {"description": IMG}},
         }
+
+    # Results that flood by count: each block is small, but there are 50,000 of them.
+    def many_items(count: int = MANY):  # no return annotation: unstructured, one text block per item
+        """A list of short hostile strings: one text block per item, no structured content."""
+        return [f"item {i} {SCRIPT}" for i in range(count)]
+
+    def many_rows(count: int = MANY) -> list[dict[str, Any]]:
+        """Objects with the same keys: one JSON text block per row, plus structuredContent."""
+        return [{"id": i, "name": IMG, "note": SCRIPT} for i in range(count)]
+
+    def big_text(megabytes: int = 1) -> CallToolResult:
+        """One text block of ``megabytes`` MB: what history must not keep whole."""
+        return CallToolResult(content=[TextContent(type="text", text="B" * (megabytes * 1_048_576) + SCRIPT)])
+
+    server.add_tool(many_items, name="many_items", description=SCRIPT)
+    server.add_tool(big_text, name="big_text", description=SVG)
+    server.add_tool(many_rows, name="many_rows", description=IMG)
 
     server.add_resource(
         TextResource(

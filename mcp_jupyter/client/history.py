@@ -1,29 +1,62 @@
 """Protocol history: every JSON-RPC message a connection sends or receives.
 
 The SDK's ``message_handler`` sees only incoming notifications, so traffic is recorded by
-wrapping the transport's two streams (:class:`RecordingTransport`). Recording keeps a reference
-to the message object and a timestamp only; sizes and dicts are computed when someone looks.
+wrapping the transport's two streams (:class:`RecordingTransport`).
+
+History is bounded by messages *and* bytes (:class:`History`): a message whose JSON is larger than
+``max_message_bytes`` is kept as a summary (method, id, direction, size and the first
+:data:`PREVIEW_BYTES` bytes of its JSON, ``truncated=True``) unless ``full_capture`` is on,
+and the oldest entries are dropped once the kept messages add up to ``max_bytes``.
+
+Each message is serialized once, by pydantic-core (about 1 µs for an ordinary request or result,
+less than walking the dict in Python would cost), and kept as those JSON bytes: the size is exact,
+what ``max_bytes`` counts is what the history holds, and no SDK object (nor a result the user has
+dropped) is kept alive by it. ``entry.message`` parses the bytes when someone looks.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["History", "HistoryEntry", "RecordingTransport"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ENTRIES",
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "History",
+    "HistoryEntry",
+    "RecordingTransport",
+]
 
+#: Messages kept per connection (the oldest are dropped first).
 DEFAULT_MAX_ENTRIES = 5000
+#: Bytes kept per connection, counted as the JSON size of the kept messages (a summary counts its
+#: preview); the oldest entries are dropped first. 64 MB holds thousands of ordinary calls, and
+#: the notebook's own results, not the history, are what a user keeps large data in.
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: A message whose JSON is larger than this is kept as a summary unless ``full_capture`` is on:
+#: far above an ordinary request or result (a few KB), well below a bulk result (megabytes).
+DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024
+#: Bytes of a summarised message's JSON kept (as text) in ``entry.preview``.
+PREVIEW_BYTES = 4096
+#: Bytes counted per entry for its own fields, besides its message.
+ENTRY_OVERHEAD = 200
 _MAX_PENDING = 1000  # requests awaiting a response, kept to pair them with it
 
 
 @dataclass
 class HistoryEntry:
-    """One recorded message. ``message`` is the JSON-RPC message as a dict."""
+    """One recorded message. ``message`` is the JSON-RPC message as a dict.
+
+    ``truncated`` entries kept only a summary: ``size`` (exact, in bytes) and ``preview`` (the
+    start of the JSON); their ``message`` is that summary.
+    """
 
     direction: str  # "send" | "recv"
     kind: str  # "request" | "response" | "notification" | "error" | "invalid"
@@ -32,12 +65,27 @@ class HistoryEntry:
     time: float
     duration: float | None = None
     error: str | None = None
-    _raw: Any = field(default=None, repr=False)
+    truncated: bool = False
+    preview: str | None = field(default=None, repr=False)
+    _raw: Any = field(default=None, repr=False)  # an invalid message's exception
     _message: dict | None = field(default=None, repr=False)
+    _json: bytes | None = field(default=None, repr=False)  # the message as serialized once
+    _size: int | None = field(default=None, repr=False)
+    _cost: int = field(default=0, repr=False)  # what it counts against History.max_bytes
 
     @property
     def message(self) -> dict:
-        """The full message as plain JSON data."""
+        """The full message as plain JSON data (for a ``truncated`` entry, its summary)."""
+        if self.truncated:
+            summary: dict[str, Any] = {"jsonrpc": "2.0"}
+            if self.id is not None:
+                summary["id"] = self.id
+            if self.method is not None:
+                summary["method"] = self.method
+            summary.update(truncated=True, size=self._size, preview=self.preview)
+            return summary
+        if self._json is not None:  # parsed on each look: the history holds only the bytes
+            return json.loads(self._json)
         if self._message is None:
             raw = self._raw
             if isinstance(raw, Exception):
@@ -49,20 +97,88 @@ class HistoryEntry:
     @property
     def size(self) -> int:
         """Size in bytes of the message serialized as JSON."""
-        return len(json.dumps(self.message, separators=(",", ":")).encode())
+        if self._size is None:
+            self._size = len(json.dumps(self.message, separators=(",", ":")).encode())
+        return self._size
+
+
+def _serialize(message: Any) -> bytes:
+    """The message's JSON as the transports write it, in one pass of pydantic-core."""
+    serializer = getattr(message, "__pydantic_serializer__", None)
+    try:
+        if serializer is not None:
+            return serializer.to_json(message, by_alias=True, exclude_unset=True, fallback=str)
+    except Exception:  # noqa: BLE001 - a value pydantic cannot write still gets recorded
+        pass
+    dump = getattr(message, "model_dump", None)
+    data = dump(by_alias=True, exclude_unset=True, mode="json", fallback=str) if callable(dump) else message
+    return json.dumps(data, separators=(",", ":"), default=str).encode()
 
 
 class History:
-    """The recorded traffic of one connection, oldest first (bounded; oldest entries drop)."""
+    """The recorded traffic of one connection, oldest first, bounded by messages and by bytes.
 
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES) -> None:
-        self._entries: deque[HistoryEntry] = deque(maxlen=max_entries)
+    Settings (per connection, ``conn.history.<name> = value``; they apply to messages recorded
+    from then on, and lowering a limit drops the oldest entries at once):
+
+    * ``max_entries`` (:data:`DEFAULT_MAX_ENTRIES`): messages kept.
+    * ``max_bytes`` (:data:`DEFAULT_MAX_BYTES`): bytes kept, as the JSON size of the kept
+      messages; the oldest entries are dropped first.
+    * ``max_message_bytes`` (:data:`DEFAULT_MAX_MESSAGE_BYTES`): a larger message is kept as a
+      summary (``truncated=True``: ``size`` and the first :data:`PREVIEW_BYTES` bytes of
+      its JSON in ``preview``).
+    * ``full_capture`` (False): keep large messages whole too, up to ``max_bytes`` in all.
+
+    ``nbytes`` is what the kept entries count; ``dropped`` how many entries the limits removed.
+    """
+
+    def __init__(
+        self,
+        max_entries: int = DEFAULT_MAX_ENTRIES,
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        full_capture: bool = False,
+    ) -> None:
+        self._entries: deque[HistoryEntry] = deque()
         self._pending: dict[Any, HistoryEntry] = {}
+        self._lock = threading.Lock()  # recording runs on the runtime thread, reading anywhere
+        self._max_entries = max_entries
+        self._max_bytes = max_bytes
+        self.max_message_bytes = max_message_bytes
+        self.full_capture = full_capture
+        self.nbytes = 0
+        self.unsolicited = 0  # answers whose id no request of ours was waiting for
+        self.on_unsolicited: Callable[[Any, int], None] | None = None  # (id, count so far)
+        self.dropped = 0
+
+    @property
+    def max_entries(self) -> int:
+        """Messages kept; the oldest are dropped first."""
+        return self._max_entries
+
+    @max_entries.setter
+    def max_entries(self, value: int) -> None:
+        self._max_entries = value
+        with self._lock:
+            self._trim()
+
+    @property
+    def max_bytes(self) -> int:
+        """Bytes kept (JSON size of the kept messages); the oldest entries are dropped first."""
+        return self._max_bytes
+
+    @max_bytes.setter
+    def max_bytes(self, value: int) -> None:
+        self._max_bytes = value
+        with self._lock:
+            self._trim()
 
     @property
     def entries(self) -> list[HistoryEntry]:
         """A snapshot list of the entries."""
-        return list(self._entries)
+        with self._lock:
+            return list(self._entries)
 
     def __iter__(self) -> Iterator[HistoryEntry]:
         return iter(self.entries)
@@ -75,16 +191,19 @@ class History:
 
     def clear(self) -> None:
         """Forget every entry."""
-        self._entries.clear()
-        self._pending.clear()
+        with self._lock:
+            self._entries.clear()
+            self._pending.clear()
+            self.nbytes = 0
 
     def record(self, direction: str, item: Any) -> None:
         """Record one ``SessionMessage`` (or a parse error the transport surfaced)."""
         now = time.time()
         if isinstance(item, Exception):
-            self._entries.append(
-                HistoryEntry(direction, "invalid", None, None, now, error=str(item)[:500], _raw=item)
-            )
+            entry = HistoryEntry(direction, "invalid", None, None, now, error=str(item)[:500], _raw=item)
+            entry._cost = len(entry.error or "") + ENTRY_OVERHEAD
+            with self._lock:
+                self._append(entry)
             return
         message = getattr(item, "message", item)
         method = getattr(message, "method", None)
@@ -94,24 +213,62 @@ class History:
             kind = "request" if msg_id is not None else "notification"
         else:
             kind = "error" if error is not None else "response"
-        entry = HistoryEntry(direction, kind, method, msg_id, now, _raw=message)
+        entry = HistoryEntry(direction, kind, method, msg_id, now)
         if error is not None:
             entry.error = f"{getattr(error, 'code', '')} {getattr(error, 'message', '')}".strip()
+        self._measure(entry, message)
         key = (direction, msg_id)
-        if kind == "request":
-            self._pending[("recv" if direction == "send" else "send", msg_id)] = entry
-            if len(self._pending) > _MAX_PENDING:  # cancelled requests never get a response
-                del self._pending[next(iter(self._pending))]
-        elif kind in ("response", "error"):
-            request = self._pending.pop(key, None)
-            if request is not None:
-                entry.method = request.method
-                entry.duration = now - request.time
-                request.duration = entry.duration
+        unsolicited = 0
+        with self._lock:
+            if kind == "request":
+                self._pending[("recv" if direction == "send" else "send", msg_id)] = entry
+                if len(self._pending) > _MAX_PENDING:  # cancelled requests never get a response
+                    del self._pending[next(iter(self._pending))]
+            elif kind in ("response", "error"):
+                request = self._pending.pop(key, None)
+                if request is not None:
+                    entry.method = request.method
+                    entry.duration = now - request.time
+                    request.duration = entry.duration
+                elif direction == "recv" and msg_id is not None:
+                    self.unsolicited += 1
+                    unsolicited = self.unsolicited
+            self._append(entry)
+        if unsolicited and self.on_unsolicited is not None:
+            self.on_unsolicited(msg_id, unsolicited)
+
+    def _measure(self, entry: HistoryEntry, message: Any) -> None:
+        """Serialize the message once; keep its JSON, or a summary when it is too large."""
+        data = _serialize(message)
+        size = entry._size = len(data)
+        if size <= self.max_message_bytes or (self.full_capture and size + ENTRY_OVERHEAD <= self._max_bytes):
+            entry._json = data
+            entry._cost = size + ENTRY_OVERHEAD
+            return
+        entry.truncated = True
+        entry.preview = data[:PREVIEW_BYTES].decode("utf-8", errors="ignore")
+        entry._cost = len(entry.preview) + ENTRY_OVERHEAD
+
+    def _append(self, entry: HistoryEntry) -> None:
         self._entries.append(entry)
+        self.nbytes += entry._cost
+        self._trim()
+
+    def _trim(self) -> None:
+        """Drop the oldest entries until both limits hold (the newest entry always stays)."""
+        while len(self._entries) > 1 and (
+            len(self._entries) > self._max_entries or self.nbytes > self._max_bytes
+        ):
+            old = self._entries.popleft()
+            self.nbytes -= old._cost
+            self.dropped += 1
+        if self._max_entries <= 0 and self._entries:
+            self.nbytes -= sum(e._cost for e in self._entries)
+            self.dropped += len(self._entries)
+            self._entries.clear()
 
     def to_records(self) -> list[dict]:
-        """Rows of plain data: direction, kind, method, id, time, duration_ms, size, error."""
+        """Rows of plain data: direction, kind, method, id, time, duration_ms, size, truncated, error."""
         return [
             {
                 "direction": e.direction,
@@ -121,9 +278,10 @@ class History:
                 "time": e.time,
                 "duration_ms": None if e.duration is None else round(e.duration * 1000, 3),
                 "size": e.size,
+                "truncated": e.truncated,
                 "error": e.error,
             }
-            for e in self._entries
+            for e in self.entries
         ]
 
     def to_dataframe(self) -> Any:
@@ -132,15 +290,28 @@ class History:
 
         frame = pd.DataFrame.from_records(
             self.to_records(),
-            columns=["direction", "kind", "method", "id", "time", "duration_ms", "size", "error"],
+            columns=[
+                "direction",
+                "kind",
+                "method",
+                "id",
+                "time",
+                "duration_ms",
+                "size",
+                "truncated",
+                "error",
+            ],
         )
         frame["time"] = pd.to_datetime(frame["time"], unit="s")
         return frame
 
     def to_json(self, path: str | None = None, *, indent: int | None = 2) -> str:
-        """All messages as JSON (a list of {direction, time, message}); also written to ``path``."""
+        """All messages as JSON (a list of {direction, time, message}); also written to ``path``.
+
+        A ``truncated`` entry's message is its summary (size and preview).
+        """
         text = json.dumps(
-            [{"direction": e.direction, "time": e.time, "message": e.message} for e in self._entries],
+            [{"direction": e.direction, "time": e.time, "message": e.message} for e in self.entries],
             indent=indent,
         )
         if path is not None:
@@ -149,7 +320,7 @@ class History:
         return text
 
     def __repr__(self) -> str:
-        return f"<History: {len(self)} messages>"
+        return f"<History: {len(self)} messages, {self.nbytes:,} of {self._max_bytes:,} bytes>"
 
 
 class _RecordingReadStream:

@@ -19,9 +19,11 @@ from mcp_jupyter.display.html import (
     Safe,
     badge,
     card,
+    cell,
     cut_note,
     definition_list,
     esc,
+    html_size,
     human_size,
     json_tree,
     pre,
@@ -39,6 +41,28 @@ PARSE_LIMIT = 2 * 1024 * 1024
 ROW_LIMIT = 200
 #: Bytes shown in a binary resource's hex head.
 HEX_HEAD = 64
+
+# Caps on one whole result. Each block is already cut on its own (TEXT_LIMIT characters, ROW_LIMIT
+# rows, TREE_NODES nodes, MEDIA_LIMIT bytes), but a tool that returns a list gets one block per
+# item from the SDK, and 50,000 cut blocks still made 7-15 MB of HTML. Whatever is left out is
+# named in a note with the Python expression that holds it (``result.content[...]``).
+#: Parts of one result drawn: content blocks one by one (a merged table counts as one part),
+#: resource contents, prompt messages.
+RESULT_PARTS = 100
+#: HTML bytes of one result's parts, embedded media data not counted. Parts are drawn in order
+#: while they fit; one that does not is replaced by a one-line note saying where it is.
+RESULT_HTML_LIMIT = 1024 * 1024
+#: Image and audio data (base64, as it stands in the page) embedded in one result; each item is
+#: also held to MEDIA_LIMIT, and this leaves room for one item at that limit.
+RESULT_MEDIA_LIMIT = 10 * 1024 * 1024
+#: A run of at least this many consecutive small text blocks is drawn as one table: a row per
+#: block, a column per key when every block is a JSON object with the same keys (at most
+#: MERGE_COLUMNS of them), else one ``text`` column. ROW_LIMIT rows are shown.
+MERGE_MIN_BLOCKS = 10
+#: A "small" text block: at most this many characters and no annotations.
+MERGE_BLOCK_CHARS = 2_000
+#: Keys of the JSON objects that make a table of columns; objects with more stay one text column.
+MERGE_COLUMNS = 30
 
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"})
 AUDIO_TYPES = frozenset(
@@ -360,11 +384,285 @@ def schema_problems(value: Any, schema: Mapping[str, Any]) -> list[str] | None:
     return problems or None
 
 
+# ---------------------------------------------------------------- result budget
+
+
+class _Budget:
+    """What is left of one result's display caps (read when the result is drawn)."""
+
+    __slots__ = ("html", "media", "parts")
+
+    def __init__(self) -> None:
+        self.parts = RESULT_PARTS
+        self.html = RESULT_HTML_LIMIT
+        self.media = RESULT_MEDIA_LIMIT
+
+
+def _limits_text() -> str:
+    return (
+        f"display limits per result: {RESULT_PARTS} blocks, {human_size(RESULT_HTML_LIMIT)} of HTML, "
+        f"{human_size(RESULT_MEDIA_LIMIT)} of images and audio"
+    )
+
+
+def _media_bytes(item: Any) -> int:
+    """Base64 characters ``item`` would embed in the page as an image or audio (0 if none)."""
+    if getattr(item, "text", None) is not None:
+        return 0
+    data = getattr(item, "data_b64", None)
+    if data is None:
+        data = getattr(item, "blob_b64", None)
+    kind = normalize_mime(getattr(item, "mime_type", None))
+    if not isinstance(data, str) or kind not in IMAGE_TYPES | AUDIO_TYPES:
+        return 0
+    return len(data) if base64_size(data) <= MEDIA_LIMIT else 0
+
+
+def _left_out(what: str, where: str, why: str) -> Safe:
+    return Safe(
+        f'<div class="mcpj-note">{esc(what)} not shown: {esc(why)}. In Python: <code>{esc(where)}</code>.</div>'
+    )
+
+
+def _draw(budget: _Budget, render: Any, *, what: str, where: str, media: int = 0) -> tuple[Safe, bool]:
+    """Draw one part within the budget, or a note instead; return the HTML and whether it was drawn.
+
+    Media is checked from its size before anything is built; other parts are built (each is cut on
+    its own, so that is bounded) and measured.
+    """
+    if media and media > budget.media:
+        note = _left_out(
+            what, where, f"{human_size(media)} of media is more than is left of the {_limits_text()}"
+        )
+        budget.html -= len(note)
+        return note, False
+    markup = render()
+    size = html_size(markup)
+    embedded = media if media and size >= media else 0  # 0: it became a note after all
+    if size - embedded > budget.html:
+        note = _left_out(
+            what, where, f"its {human_size(size)} of HTML is more than is left of the {_limits_text()}"
+        )
+        budget.html -= len(note)
+        return note, False
+    budget.media -= embedded
+    budget.html -= size - embedded
+    return markup, True
+
+
+def _parts_html(
+    items: list[Any], *, where: str, what: str, draw_one: Any, media_of: Any = _media_bytes
+) -> tuple[Safe, int]:
+    """Items one by one within a fresh budget (no merging); return the HTML and how many were drawn."""
+    budget = _Budget()
+    out = []
+    drawn = 0
+    for i, item in enumerate(items):
+        if budget.parts <= 0:
+            break
+        budget.parts -= 1
+        markup, ok = _draw(
+            budget,
+            lambda item=item, i=i: draw_one(item, f"{where}[{i}]"),
+            what=f"{what} {i}",
+            where=f"{where}[{i}]",
+            media=media_of(item),
+        )
+        out.append(markup)
+        drawn += ok
+    return Safe("".join(out)), drawn
+
+
+def _summary(shown: int, total: int, noun: str, hints: list[tuple[str, str]]) -> Safe:
+    """The note that says what a result's display left out and where all of it is.
+
+    ``hints`` are (Python expression, what it gives) pairs.
+    """
+    if shown >= total:
+        return Safe("")
+    where = "; ".join(
+        f"<code>{esc(expr)}</code>{' (' + esc(gives) + ')' if gives else ''}" for expr, gives in hints
+    )
+    return Safe(
+        f'<div class="mcpj-note">Shown: {shown:,} of {total:,} {esc(noun)} ({esc(_limits_text())}). '
+        f"All of it is in Python: {where}.</div>"
+    )
+
+
+# ---------------------------------------------------------------- lists of small text blocks
+
+
+def _small_row(block: Any) -> tuple[frozenset[str] | None, Any] | None:
+    """How a block would be a table row: ``None`` if it is no small text block, else its shape
+    (the keys of a JSON object with 1 to MERGE_COLUMNS keys, or ``None`` for plain text) and value.
+    """
+    text = getattr(block, "text", None)
+    if (
+        getattr(block, "type", None) != "text"
+        or not isinstance(text, str)
+        or len(text) > MERGE_BLOCK_CHARS
+        or getattr(block, "annotations", None)
+    ):
+        return None
+    stripped = text.strip()
+    if stripped.startswith("{") and stripped.endswith("}"):
+        try:
+            obj = json.loads(stripped)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and 0 < len(obj) <= MERGE_COLUMNS:
+            return frozenset(obj), obj
+    return None, text
+
+
+def _list_run(blocks: list[Any], start: int) -> tuple[int, list[str] | None, list[Any]]:
+    """The run of small text blocks of one shape at ``start``, if it is long enough to merge.
+
+    Returns its length (0: draw the block on its own), the columns (JSON keys, or ``None`` for
+    plain text) and the first ROW_LIMIT rows (objects or texts).
+    """
+    first = _small_row(blocks[start])
+    if first is None:
+        return 0, None, []
+    keys, value = first
+    rows = [value]
+    end = start + 1
+    while end < len(blocks):
+        row = _small_row(blocks[end])
+        if row is None or row[0] != keys:
+            break
+        if len(rows) < ROW_LIMIT:
+            rows.append(row[1])
+        end += 1
+    if end - start < MERGE_MIN_BLOCKS:
+        return 0, None, []
+    return end - start, (list(value) if keys is not None else None), rows
+
+
+def _merged_table_html(
+    count: int,
+    start: int,
+    columns: list[str] | None,
+    rows: list[Any],
+    *,
+    span: str,
+    frame: str | None,
+    room: int,
+) -> tuple[Safe, int]:
+    """``count`` blocks from ``start`` as one table of at most ROW_LIMIT rows and ``room`` bytes.
+
+    The caption says which blocks it merged, the note how to get every row. Returns the HTML and
+    how many rows it shows.
+    """
+    if columns is not None:
+        head = ["#", *columns]
+        cells = ([start + j, *(obj.get(k) for k in columns)] for j, obj in enumerate(rows))
+        shape = "each a JSON object with the same keys"
+        everything = frame or f"pd.DataFrame([json.loads(b.text) for b in {span}])"
+    else:
+        head = ["#", "text"]
+        cells = ([start + j, text] for j, text in enumerate(rows))
+        shape = "each a short text"
+        everything = frame or f"[b.text for b in {span}]"
+    caption = Safe(
+        f'<div class="mcpj-muted">{count:,} text blocks (<code>{esc(span)}</code>), {shape}, '
+        "shown as one table</div>"
+    )
+    body = []
+    used = len(caption) + 2_000  # the table's head and the note
+    for row in cells:
+        drawn = [cell(v) for v in row]
+        size = sum(html_size(c) + 9 for c in drawn) + 9  # <td></td> each, <tr></tr>
+        if used + size > room:
+            break
+        used += size
+        body.append(drawn)
+    note = Safe("")
+    if len(body) < count:
+        note = Safe(
+            f'<div class="mcpj-note">… {count - len(body):,} more rows not shown. '
+            f"All rows: <code>{esc(everything)}</code>; the blocks: <code>{esc(span)}</code>.</div>"
+        )
+    return Safe(caption + table(head, body) + note), len(body)
+
+
+def _frame_hint(result: Any, var: str, rows: int) -> str | None:
+    """``result.to_dataframe()`` when it gives ``rows`` rows (from structured content), else None."""
+    structured = getattr(result, "structured", None)
+    if isinstance(structured, Mapping) and len(structured) == 1:
+        structured = next(iter(structured.values()))
+    if (
+        isinstance(structured, list)
+        and len(structured) == rows
+        and callable(getattr(result, "to_dataframe", None))
+    ):
+        return f"{var}.to_dataframe()"
+    return None
+
+
+def content_html(result: Any, blocks: list[Any], *, var: str, budget: _Budget) -> tuple[Safe, int]:
+    """A tool result's content blocks within the budget; runs of small text blocks as tables.
+
+    Returns the HTML and how many blocks it shows (a merged block counts when its row is shown).
+    """
+    where = f"{var}.content"
+    out = []
+    shown = 0
+    i = 0
+    while i < len(blocks) and budget.parts > 0:
+        budget.parts -= 1
+        run, columns, rows = _list_run(blocks, i)
+        if run:
+            start, i = i, i + run
+            span = where if run == len(blocks) else f"{where}[{start}:{i}]"
+            rows_shown = [0]
+
+            def render(
+                start: int = start,
+                run: int = run,
+                columns: Any = columns,
+                rows: Any = rows,
+                span: str = span,
+                rows_shown: list[int] = rows_shown,
+            ) -> Safe:
+                markup, rows_shown[0] = _merged_table_html(
+                    run,
+                    start,
+                    columns,
+                    rows,
+                    span=span,
+                    frame=_frame_hint(result, var, run),
+                    room=budget.html,
+                )
+                return markup
+
+            markup, ok = _draw(budget, render, what=f"blocks {start}-{i - 1}", where=span)
+            out.append(markup)
+            shown += rows_shown[0] if ok else 0
+            continue
+        block = blocks[i]
+        markup, ok = _draw(
+            budget,
+            lambda block=block, i=i: block_html(block, where=f"{where}[{i}]"),
+            what=f"block {i} ({getattr(block, 'type', '?')})",
+            where=f"{where}[{i}]",
+            media=_media_bytes(block),
+        )
+        out.append(markup)
+        shown += ok
+        i += 1
+    return Safe("".join(out)), shown
+
+
 # ---------------------------------------------------------------- whole results
 
 
 def tool_result_html(result: Any, var: str = "result") -> Safe:
-    """A tool result: error marker, every content block, structured content and its schema check."""
+    """A tool result: error marker, content blocks, structured content and its schema check.
+
+    The whole is held to the result caps (RESULT_PARTS, RESULT_HTML_LIMIT, RESULT_MEDIA_LIMIT);
+    a note at the top says what was left out and where all of it is.
+    """
     tool = getattr(result, "tool", None)
     is_error = bool(getattr(result, "is_error", False))
     name = getattr(tool, "name", None)
@@ -375,12 +673,24 @@ def tool_result_html(result: Any, var: str = "result") -> Safe:
     parts = []
     if is_error:
         parts.append(Safe('<div class="mcpj-note">The tool reported an error (isError: true).</div>'))
+    budget = _Budget()
     content = list(getattr(result, "content", None) or [])
-    for i, block in enumerate(content):
-        parts.append(block_html(block, where=f"{var}.content[{i}]"))
+    blocks, shown = content_html(result, content, var=var, budget=budget)
+    hints = [(f"{var}.content", f"all {len(content):,} blocks"), (f"{var}.text", "their text")]
+    frame = _frame_hint(result, var, len(content))
+    if frame:
+        hints.append((frame, "as a table"))
+    parts.append(_summary(shown, len(content), "content blocks", hints))
+    parts.append(blocks)
     structured = getattr(result, "structured", None)
     if structured is not None:
-        parts.append(section("structuredContent", structured_html(structured, where=f"{var}.structured")))
+        markup, _ = _draw(
+            budget,
+            lambda: section("structuredContent", structured_html(structured, where=f"{var}.structured")),
+            what="structuredContent",
+            where=f"{var}.structured",
+        )
+        parts.append(markup)
     parts.append(schema_check_html(result))
     if not content and structured is None:
         parts.append(Safe('<div class="mcpj-note">(no content)</div>'))
@@ -388,30 +698,43 @@ def tool_result_html(result: Any, var: str = "result") -> Safe:
 
 
 def resource_result_html(result: Any, var: str = "result") -> Safe:
-    """Resource contents, each by MIME type."""
+    """Resource contents, each by MIME type, within the result caps."""
     contents = list(getattr(result, "contents", None) or [])
-    parts = []
-    for i, item in enumerate(contents):
+
+    def draw_one(item: Any, where: str) -> Safe:
         head = f"<div><code>{short(getattr(item, 'uri', ''))}</code> {badge(getattr(item, 'mime_type', None) or 'no MIME type', 'muted')}</div>"
-        parts.append(
-            Safe(f'<div class="mcpj-block">{head}{contents_body(item, where=f"{var}.contents[{i}]")}</div>')
-        )
-    if not parts:
+        return Safe(f'<div class="mcpj-block">{head}{contents_body(item, where=where)}</div>')
+
+    body, shown = _parts_html(contents, where=f"{var}.contents", what="contents item", draw_one=draw_one)
+    parts = [_summary(shown, len(contents), "contents items", [(f"{var}.contents", "")]), body]
+    if not contents:
         parts.append(Safe('<div class="mcpj-note">(no contents)</div>'))
     title = Safe(f"{badge('resource', 'info')} {short(getattr(result, 'uri', '') or '', 200)}")
     return card(title, Safe("".join(parts)))
 
 
 def prompt_result_html(result: Any, var: str = "result") -> Safe:
-    """A rendered prompt: its description, then each message with its role."""
+    """A rendered prompt: its description, then each message with its role, within the result caps."""
     parts = []
     description = getattr(result, "description", None)
     if description:
         parts.append(Safe(f'<div class="mcpj-muted">{short(description, 2000)}</div>'))
-    for i, message in enumerate(getattr(result, "messages", None) or []):
+    messages = list(getattr(result, "messages", None) or [])
+
+    def draw_one(message: Any, where: str) -> Safe:
         role = getattr(message, "role", "?")
-        block = block_html(getattr(message, "content", None), where=f"{var}.messages[{i}].content")
-        parts.append(Safe(f'<div class="mcpj-block">{badge(str(role), "info")}{block}</div>'))
+        block = block_html(getattr(message, "content", None), where=f"{where}.content")
+        return Safe(f'<div class="mcpj-block">{badge(str(role), "info")}{block}</div>')
+
+    body, shown = _parts_html(
+        messages,
+        where=f"{var}.messages",
+        what="message",
+        draw_one=draw_one,
+        media_of=lambda message: _media_bytes(getattr(message, "content", None)),
+    )
+    parts.append(_summary(shown, len(messages), "messages", [(f"{var}.messages", "")]))
+    parts.append(body)
     return card(Safe(f"{badge('prompt', 'info')} messages"), Safe("".join(parts)))
 
 
@@ -430,6 +753,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "block_html",
+    "content_html",
     "cut_note",
     "dataframe_html",
     "media_html",

@@ -33,6 +33,9 @@ CELL_LIMIT = 300
 TREE_ITEMS = 200
 #: Depth of the JSON tree before deeper levels are summarised.
 TREE_DEPTH = 12
+#: Nodes (objects, lists and leaves) drawn in one JSON tree whatever its shape: TREE_ITEMS and
+#: TREE_DEPTH alone would still let 200 lists of 200 lists of 200 items through (8 million leaves).
+TREE_NODES = 2_000
 
 # C0/C1 control characters (ESC starts ANSI sequences) except tab and newline; plus the Unicode
 # bidi overrides that can make text read differently from what it is ("trojan source").
@@ -136,7 +139,17 @@ def badge(label: str, kind: str = "info", title: str | None = None) -> Safe:
 
 
 def json_tree(value: Any, *, label: str = "", depth: int = 0, open_levels: int = 1) -> Safe:
-    """A collapsible tree of JSON-like data built from ``<details>``; every key and leaf escaped."""
+    """A collapsible tree of JSON-like data built from ``<details>``; every key and leaf escaped.
+
+    At most :data:`TREE_ITEMS` children per level, :data:`TREE_DEPTH` levels and
+    :data:`TREE_NODES` nodes in all are drawn; a note marks where the rest was left out.
+    """
+    return _tree(value, label, depth, open_levels, [TREE_NODES])
+
+
+def _tree(value: Any, label: str, depth: int, open_levels: int, left: list[int]) -> Safe:
+    """:func:`json_tree` with ``left[0]``, the nodes it may still draw (shared by the recursion)."""
+    left[0] -= 1
     if isinstance(value, Mapping):
         items: Iterable[tuple[Any, Any]] = value.items()
         summary = f"{{…}} {len(value)} key{'s' if len(value) != 1 else ''}"
@@ -151,10 +164,12 @@ def json_tree(value: Any, *, label: str = "", depth: int = 0, open_levels: int =
         )
     children = []
     for i, (key, child) in enumerate(items):
-        if i >= TREE_ITEMS:
-            children.append('<div class="mcpj-note">… more not shown (see the value in Python)</div>')
+        if i >= TREE_ITEMS or left[0] <= 0:
+            children.append(
+                f'<div class="mcpj-note">… {len(value) - i:,} more not shown (see the value in Python)</div>'
+            )
             break
-        children.append(json_tree(child, label=str(key), depth=depth + 1, open_levels=open_levels))
+        children.append(_tree(child, str(key), depth + 1, open_levels, left))
     opened = " open" if depth < open_levels else ""
     return Safe(
         f'<details class="mcpj-tree"{opened}><summary>{_tree_label(label)}'
@@ -185,7 +200,7 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, limit: int |
     for total, row in enumerate(rows, start=1):  # noqa: B007 - total is the row count afterwards
         if limit is not None and total > limit:
             continue
-        cells = "".join(f"<td>{c if isinstance(c, Safe) else short(_cell_text(c))}</td>" for c in row)
+        cells = "".join(f"<td>{cell(c)}</td>" for c in row)
         body.append(f"<tr>{cells}</tr>")
     more = ""
     if limit is not None and total > limit:
@@ -193,6 +208,16 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, limit: int |
     return Safe(
         f'<table class="mcpj-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>{more}'
     )
+
+
+def cell(value: Any, limit: int = CELL_LIMIT) -> Safe:
+    """One table cell as :func:`table` draws it (objects as JSON), escaped and cut; ``None`` is empty."""
+    return value if isinstance(value, Safe) else short(_cell_text(value), limit)
+
+
+def html_size(markup: str) -> int:
+    """Size in bytes of ``markup`` as UTF-8 (counted without encoding when it is ASCII)."""
+    return len(markup) if markup.isascii() else len(markup.encode("utf-8", errors="replace"))
 
 
 def _cell_text(value: Any) -> str:
