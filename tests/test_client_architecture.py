@@ -132,3 +132,40 @@ def test_the_quick_argument_check_never_accepts_what_json_schema_rejects():
                     raise AssertionError(f"quick check refused valid arguments {args} for {schema}")
     assert quick_check({"type": "object", "properties": {"v": {"type": "string", "minLength": 3}}}) is None
     assert quick_check({"type": "object", "$schema": "http://json-schema.org/draft-04/schema#"}) is None
+
+
+def test_a_likely_typo_is_refused_and_other_extra_names_warn_once():
+    conn = mj.connect("names", create_server())
+    with pytest.raises(mj.InvalidArguments, match="has no argument 'cty'; did you mean 'city'"):
+        conn.call("weather", cty="Paris")
+    with pytest.warns(UserWarning, match="does not declare: 'zzz'"):
+        assert conn.call("weather", city="Paris", zzz=1).structured["city"] == "Paris"
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # once per tool: the second call is quiet
+        conn.call("weather", city="Oslo", zzz=1)
+    assert any("zzz" in w for w in conn.warnings)
+
+
+def test_required_arguments_with_a_default_are_not_refused_locally():
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("defaults")
+
+    @server.tool()
+    def greet(name: str = "world") -> str:
+        return f"hello {name}"
+
+    conn = mj.connect("defaults", server)
+    tool = conn.tools["greet"]
+    schema = dict(tool.input_schema, required=["name"])  # required, yet with a default
+    object.__setattr__(tool, "input_schema", schema)
+    assert conn.call("greet").text == "hello world"
+
+
+def test_templates_expand_any_json_value():
+    conn = mj.connect("templates", create_server())
+    template = conn.resource_templates["demo://items/{item_id}"]
+    assert template.expand(item_id=3) == "demo://items/3"
+    assert template.variables == ["item_id"]

@@ -65,7 +65,8 @@ def test_did_you_mean_lists_what_exists_when_nothing_is_close():
     assert errors.did_you_mean("zzz", ["echo", "add"]) == "available: add, echo"
     assert errors.did_you_mean("zzz", []) == "there are none."
     with pytest.raises(MagicUsageError, match=r"has no argument 'zzz'; available: a, b"):
-        parser.convert_arguments({"zzz": "1"}, {"type": "object", "properties": {"a": {}, "b": {}}}, "add")
+        schema = {"type": "object", "properties": {"a": {}, "b": {}}, "additionalProperties": False}
+        parser.convert_arguments({"zzz": "1"}, schema, "add")
 
 
 # ---------------------------------------------------------------- one escaping path

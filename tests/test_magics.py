@@ -62,7 +62,7 @@ def test_json_option_and_pairs_merge(shell):
         ("call demo ad a=1 b=2", "did you mean 'add'"),
         ("call nodemo add", "no connection named 'nodemo'"),
         ("call demo add a=1", "needs b (integer)"),
-        ("call demo add a=1 b=2 c=3", "has no argument 'c'"),
+        ("call demo weather cty=Paris", "has no argument 'cty'; did you mean 'city'?"),
         ("call demo add a=x b=1", "is not a valid integer"),
         ("call demo add --json '{bad'", "--json is not valid JSON"),
         ("cal demo add", "did you mean 'call'"),

@@ -105,3 +105,11 @@ def test_server_exited_says_when_there_is_no_stderr():
         mj.connect("silent", [sys.executable, "-c", code], connect_timeout=20)
     assert "it wrote nothing to stderr" in str(caught.value)
     assert "stderr is quoted below" not in str(caught.value)
+
+
+def test_a_misaddressed_answer_is_counted_and_reported(raw):
+    with pytest.raises(mj.RequestTimeout):
+        raw.call("wrong_id", timeout=1.5)
+    assert raw.history.unsolicited == 1
+    assert any("no request is waiting for" in w and "1 so far" in w for w in raw.warnings), list(raw.warnings)
+    assert raw.call("echo", text="fine").text == "fine"

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .. import errors as E
 from .. import views
+from . import uri_template
 
 __all__ = [
     "Item",
@@ -185,18 +186,15 @@ class ResourceTemplate(Item):
     @property
     def variables(self) -> list[str]:
         """The template's variable names, in order."""
-        from mcp.shared.uri_template import UriTemplate
-
         try:
-            return list(UriTemplate.parse(self.uri_template).variable_names)
-        except Exception:  # noqa: BLE001 - a malformed template from a server lists no variables
+            return uri_template.variables(self.uri_template)
+        except uri_template.TemplateError:  # a malformed template from a server lists no variables
             return []
 
     def expand(self, **values: Any) -> str:
-        """Expand the template with ``values`` (RFC 6570)."""
-        from mcp.shared.uri_template import UriTemplate
-
-        return UriTemplate.parse(self.uri_template).expand(values)
+        """Expand the template with ``values`` (RFC 6570, every operator, prefix and explode):
+        strings, numbers, booleans, lists and dicts; ``None`` leaves a variable out."""
+        return uri_template.expand(self.uri_template, values)
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this template (variables with completion, Read): a widget."""

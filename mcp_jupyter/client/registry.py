@@ -39,6 +39,7 @@ async def _aclose_everything() -> None:
     for conn in list(_CONNECTIONS.values()):
         try:
             await conn._session.close()
+            conn._session.cleanup()
         except Exception:  # noqa: BLE001 - closing the others matters more
             pass
 

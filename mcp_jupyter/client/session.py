@@ -11,6 +11,7 @@ failures. Every ``async`` method here runs ON the loop; the public
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import math
 import time
@@ -50,6 +51,7 @@ class _ConnectionDefault:
 CONNECTION_DEFAULT: Any = _ConnectionDefault()
 """A per-call ``timeout``/``max_timeout`` left at this uses the connection's (``None`` means no limit)."""
 
+METHOD_NOT_FOUND = -32601
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang a listing
 _MAX_LOGS = 2000
 
@@ -100,6 +102,7 @@ class Session:
         self.transport_used: str | None = None
         self.connected_at: float | None = None
         self.history = History()
+        self.history.on_unsolicited = self._on_unsolicited
         self.logs: deque[LogEntry] = deque(maxlen=_MAX_LOGS)
         self.warnings: deque[str] = deque(maxlen=_MAX_LOGS)
         self.user_callbacks = tuple(
@@ -115,6 +118,7 @@ class Session:
         self._owner_scope: Any = None
         self._owner_done: Any = None  # anyio.Event: the owner task has exited the client
         self._validators: dict[str, Any] = {}
+        self._warned_extras: set[str] = set()
         self._listen_scope: Any = None
         self._listen_done: Any = None
 
@@ -132,7 +136,11 @@ class Session:
             await runtime().start_service(self._own)
         except BaseException as exc:
             self.status = "failed"
-            raise self.translate(exc, "connecting") from None
+            error = self.translate(exc, "connecting")  # quotes the stderr tail before it is removed
+            if self._stderr is not None:
+                self._stderr.close(remove=True)
+                self._stderr = None
+            raise error from None
 
     async def _own(self, *, task_status: Any) -> None:
         """The owner task: enter the client, serve until closed, exit the client (same task)."""
@@ -389,7 +397,19 @@ class Session:
             return self.listings[kind]
         client = self.require_client()
         capability = "resources" if kind == "resource_templates" else kind
-        items = await self._paginate(client, kind) if self.has_capability(capability) else []
+        items: list = []
+        if self.has_capability(capability):
+            try:
+                items = await self._paginate(client, kind)
+            except E.ProtocolError as exc:
+                if exc.code != METHOD_NOT_FOUND:
+                    raise
+                # A server may declare a capability and still not implement every list method
+                # (1.x SDK servers with resources but no templates): that is an empty listing.
+                method = {"resource_templates": "resources/templates/list"}.get(kind, f"{kind}/list")
+                self.warn(
+                    f"does not implement {method} (-32601 Method not found): it has no {kind.replace('_', ' ')}"
+                )
         listing = LISTINGS[kind].listing(items, self.name)
         self.listings[kind] = listing
         return listing
@@ -421,13 +441,25 @@ class Session:
 
     # -- arguments -------------------------------------------------------------------------
     def check_arguments(self, tool: Any, args: dict) -> None:
-        """Validate arguments against the tool's inputSchema before sending (cached validator)."""
+        """Check arguments against the tool's inputSchema before sending (cached validators).
+
+        A name close to a declared argument is a typo and an error, even where the schema allows
+        extra properties; other undeclared names are sent, with a warning once per tool. Schema
+        defaults are applied before validating, so a call the server would accept (a required
+        argument that has a default) is never refused here.
+        """
+        self._check_names(tool, args)
         cached = self._validators.get(tool.name)
         if cached is None or cached[0] is not tool:
             cached = (tool, quick_check(tool.input_schema), _make_validator(tool.input_schema))
             self._validators[tool.name] = cached
         _tool, quick, check = cached
         if (quick is not None and quick(args)) or check is None or check.is_valid(args):
+            return
+        from ..schema import apply_defaults
+
+        args = apply_defaults(tool.input_schema, dict(args))
+        if check.is_valid(args):
             return
         problems = []
         for error in sorted(check.iter_errors(args), key=lambda e: list(e.absolute_path))[:5]:
@@ -443,6 +475,28 @@ class Session:
             + f". Expected ({'*' + ' = required' if tool.required else 'no required arguments'}): {expected or 'none'}",
             server=self.name,
         )
+
+    def _check_names(self, tool: Any, args: dict) -> None:
+        declared = tool.parameters
+        unknown = [key for key in args if key not in declared]
+        if not unknown or not declared:
+            return
+        extras_allowed = tool.input_schema.get("additionalProperties", True) is not False
+        for key in unknown:
+            if not extras_allowed or difflib.get_close_matches(key, declared, n=1, cutoff=0.75):
+                raise E.InvalidArguments(
+                    f"tool {tool.name!r} on server {self.name!r} has no argument {key!r}; "
+                    f"{E.did_you_mean(key, declared)}",
+                    server=self.name,
+                )
+        if tool.name not in self._warned_extras:
+            self._warned_extras.add(tool.name)
+            text = (
+                f"tool {tool.name!r} got argument(s) it does not declare: {', '.join(map(repr, unknown))}; "
+                "they were sent, since its schema allows extra properties (check the names)"
+            )
+            self.warn(text)
+            warnings.warn(f"server {self.name!r}: {text}", UserWarning, stacklevel=2)
 
     # -- the subscriptions/listen stream (2026-07-28) --------------------------------------
     async def _stop_listener(self) -> None:
@@ -510,6 +564,12 @@ class Session:
         text = f"server {self.name!r}: {text}"
         self.warnings.append(text)
         self.logs.append(LogEntry("warning", "mcp_jupyter", text, time.time(), self.name))
+
+    def _on_unsolicited(self, request_id: Any, count: int) -> None:
+        self.warn(
+            f"sent an answer for request id {request_id!r}, which no request is waiting for (ignored; "
+            f"{count} so far): a misaddressed answer, so the request it was meant for may time out"
+        )
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -672,7 +732,9 @@ def _quiet_deprecations() -> None:
     """
     from mcp.shared.exceptions import MCPDeprecationWarning
 
-    warnings.filterwarnings("ignore", category=MCPDeprecationWarning, module=r"mcp_jupyter\.")
+    # Raised from our modules (we call a deprecated method) or from inside the SDK (it calls one
+    # on our behalf); a user's own code calling the SDK directly still sees them.
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning, module=r"(mcp_jupyter|mcp)(\.|$)")
 
 
 async def _run_listener(fn: Callable, *args: Any) -> None:

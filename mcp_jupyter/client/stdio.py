@@ -143,10 +143,7 @@ async def stdio_streams(
                         chunk = await process.stdout.receive(_CHUNK)
                     except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
                         return
-                    for line in splitter.feed(chunk):
-                        message = await _message_of(line, warn)
-                        if message is not None:
-                            await read_writer.send(message)
+                    await _deliver(splitter.feed(chunk), read_writer, warn)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                 return  # the session is gone
             except Exception as exc:  # noqa: BLE001 - a dead reader must end the connection, loudly
@@ -180,6 +177,15 @@ async def stdio_streams(
                 for stream in (read_stream, write_stream, read_writer, write_reader):
                     await stream.aclose()
             tasks.cancel_scope.cancel()
+
+
+async def _deliver(lines: list, writer: Any, warn: Callable[[str], None]) -> None:
+    """Send each line's message; a function of its own so a big line is freed once it is delivered."""
+    while lines:
+        message = await _message_of(lines.pop(0), warn)
+        if message is not None:
+            await writer.send(message)
+        del message
 
 
 async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) -> Any:

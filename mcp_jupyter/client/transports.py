@@ -7,10 +7,12 @@ per connection (never the kernel's ``sys.stderr``), so its tail can be shown in 
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
 import shutil
 import tempfile
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +101,16 @@ def check_command(argv: list[str], cwd: str | None) -> None:
         raise ConnectionFailed(f"command not found: {exe!r}{hint}; is it installed and on PATH?")
 
 
+_LIVE_CAPTURES: weakref.WeakSet = weakref.WeakSet()
+
+
+@atexit.register
+def _remove_stderr_files() -> None:
+    """At interpreter exit, remove the stderr files of connections nobody closed."""
+    for capture in list(_LIVE_CAPTURES):
+        capture.close(remove=True)
+
+
 class StderrCapture:
     """A file receiving a stdio server's stderr; ``tail()`` reads its last lines."""
 
@@ -108,6 +120,7 @@ class StderrCapture:
             mode="w+", prefix=f"mcp-jupyter-{safe}-", suffix=".stderr.log", delete=False, encoding="utf-8"
         )
         self.path = self._file.name
+        _LIVE_CAPTURES.add(self)
 
     @property
     def file(self) -> Any:

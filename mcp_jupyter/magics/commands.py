@@ -200,6 +200,7 @@ def cmd_prompt(cmd: Command, shell: Any, cell: str | None = None, namespace: Map
     schema = {
         "properties": {a.name: {"type": "string"} for a in prompt.arguments or []},
         "required": [a.name for a in prompt.arguments or [] if a.required],
+        "additionalProperties": False,  # a prompt takes exactly its declared arguments
     }
     arguments = {k: v if isinstance(v, str) else json.dumps(v) for k, v in given.items()}
     arguments = convert_arguments(arguments, schema, f"prompt {prompt.name}")

@@ -8,6 +8,7 @@ with a message that names what is wrong and what would be right.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import shlex
@@ -401,20 +402,28 @@ class _Raw(str):
 def convert_arguments(given: Mapping[str, Any], schema: Any, what: str) -> dict[str, Any]:
     """Convert command-line strings by the schema's property types; Python objects pass through.
 
-    Checks argument names (an unknown name gets "did you mean") and required arguments.
+    Checks argument names as the Python API does (a name close to a declared one, or any unknown
+    name where the schema forbids extra properties, gets "did you mean"; other names are sent and
+    the API warns once) and required arguments without a default.
     """
     props = schema.get("properties") if isinstance(schema, Mapping) else None
     props = props if isinstance(props, Mapping) else {}
     extra_ok = not props or (
-        isinstance(schema, Mapping) and schema.get("additionalProperties", False) not in (False,)
+        isinstance(schema, Mapping) and schema.get("additionalProperties", True) is not False
     )
     out: dict[str, Any] = {}
     for key, value in given.items():
-        if key not in props and not extra_ok:
+        if key not in props and (not extra_ok or difflib.get_close_matches(key, props, n=1, cutoff=0.75)):
             raise MagicUsageError(f"{what} has no argument {key!r}; {did_you_mean(key, props)}")
         out[key] = convert_value(value, props.get(key), key) if isinstance(value, _Raw) else value
     required = schema.get("required") if isinstance(schema, Mapping) else None
-    missing = [r for r in required or [] if isinstance(r, str) and r not in out]
+    missing = [
+        r
+        for r in required or []
+        if isinstance(r, str)
+        and r not in out
+        and not (isinstance(props.get(r), Mapping) and "default" in props[r])
+    ]
     if missing:
         described = ", ".join(f"{m} ({_type_names(props.get(m)) or 'any'})" for m in missing)
         raise MagicUsageError(f"{what} needs {described}: add {' '.join(m + '=…' for m in missing)}")

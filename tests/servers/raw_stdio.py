@@ -8,6 +8,8 @@ write what an SDK never would). Tools (each answers its tools/call after its mis
 - ``long_answer(mb)``       an answer whose text is ``mb`` MB long, on one line
 - ``wrong_id``              an answer carrying another request's id (and never the right one)
 - ``close_stdout``          closes its stdout without exiting (the reader sees EOF; the process lives)
+
+It declares ``resources`` but answers ``resources/templates/list`` with -32601, as 1.x SDK servers do.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def main() -> None:
                     "id": request_id,
                     "result": {
                         "protocolVersion": message["params"]["protocolVersion"],
-                        "capabilities": {"tools": {}},
+                        "capabilities": {"tools": {}, "resources": {}},
                         "serverInfo": {"name": "raw-stdio", "version": "1"},
                     },
                 }
@@ -76,6 +78,8 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools}})
         elif method == "tools/call":
             call(request_id, message["params"]["name"], message["params"].get("arguments") or {})
+        elif method == "resources/list":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {"resources": []}})
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})
         else:
