@@ -9,7 +9,9 @@ Modules, one concept each (docs/architecture.md):
 - :mod:`.items`        what a server offers: tools, resources, templates, prompts, listings
 - :mod:`.results`      what requests return: tool/resource/prompt results, content blocks, logs
 - :mod:`.batch`        ``conn.map``: one tool over many inputs
-- :mod:`.transports`   stdio, Streamable HTTP, SSE and in-process targets
+- :mod:`.transports`   targets (command, URL, in-process) and the HTTP/SSE transports
+- :mod:`.stdio`        the stdio transport, robust to what a server writes
+- :mod:`.uri_template` RFC 6570 expansion for resource templates
 - :mod:`.translate`    SDK and transport failures as mcp_jupyter's exceptions
 - :mod:`.history`      the JSON-RPC traffic of a connection
 - :mod:`.config`       ``mcpServers`` / VS Code ``servers`` files

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnknownConnection, did_you_mean
-from ..runtime import runtime
 from .config import load_config, parse_config, select
 from .connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
 from .twins import blocking, on_runtime
@@ -25,29 +24,11 @@ __all__ = [
 
 _CONNECTIONS: dict[str, Connection] = {}
 _LOCK = threading.Lock()
-_HOOK_INSTALLED = False
-
-
-def _install_shutdown_hook() -> None:
-    global _HOOK_INSTALLED
-    if not _HOOK_INSTALLED:
-        runtime().add_shutdown_hook(_aclose_everything)
-        _HOOK_INSTALLED = True
-
-
-async def _aclose_everything() -> None:
-    for conn in list(_CONNECTIONS.values()):
-        try:
-            await conn._session.close()
-            conn._session.cleanup()
-        except Exception:  # noqa: BLE001 - closing the others matters more
-            pass
 
 
 def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
     if not isinstance(name, str) or not name.strip():
         raise ValueError("a connection needs a name, e.g. mj.connect('demo', 'python -m mcp_jupyter.demo')")
-    _install_shutdown_hook()
     return Connection(name, target, **kwargs)
 
 

@@ -16,6 +16,7 @@ import inspect
 import math
 import time
 import warnings
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -130,6 +131,8 @@ class Session:
         if self.status == "connected":
             return
         self.status = "connecting"
+        _install_exit_hook()
+        _LIVE_SESSIONS.add(self)
         self._closing = anyio.Event()
         self._owner_done = anyio.Event()
         try:
@@ -619,6 +622,38 @@ class Session:
         if isinstance(error, E.ServerExited):
             self._on_eof()  # a request learned first that the server is gone
         return error
+
+
+_LIVE_SESSIONS: weakref.WeakSet = weakref.WeakSet()
+_exit_hook_installed = False
+
+
+def _install_exit_hook() -> None:
+    global _exit_hook_installed
+    if not _exit_hook_installed:
+        runtime().add_shutdown_hook(_close_all_sessions)
+        _exit_hook_installed = True
+
+
+async def _close_all_sessions() -> None:
+    """At kernel or interpreter exit: close every connection at once (registered or not), with the
+    short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
+    import anyio
+
+    from .stdio import exiting
+
+    exiting()
+
+    async def close(session: Session) -> None:
+        try:
+            await session.close()
+            session.cleanup()
+        except Exception:  # noqa: BLE001 - closing the others matters more
+            pass
+
+    async with anyio.create_task_group() as tasks:
+        for session in list(_LIVE_SESSIONS):
+            tasks.start_soon(close, session)
 
 
 class Deadline:

@@ -27,6 +27,21 @@ DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 """A stdout line longer than this is skipped (and reported): no MCP message should be that big."""
 
 OFF_LOOP_PARSE_BYTES = 1024 * 1024  # lines at least this long are parsed in a worker thread
+
+STOP_GRACE = 2.0
+"""Seconds a server gets after stdin EOF, then after SIGTERM, before its process group is killed."""
+EXIT_GRACE = 0.3
+"""The same while the kernel or interpreter exits: a kernel shutdown leaves about 2.5 s in all."""
+
+_exiting = False
+
+
+def exiting() -> None:
+    """From now on stop servers with the short grace (called when the runtime shuts down)."""
+    global _exiting
+    _exiting = True
+
+
 _CHUNK = 256 * 1024
 _WRITER_FLUSH_TIMEOUT = 0.5
 
@@ -173,10 +188,42 @@ async def stdio_streams(
                 write_stream.close()
                 with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT):
                     await writer_done.wait()
-                await sdk_stdio._stop_server_process(process)
+                await stop_process(process, grace=EXIT_GRACE if _exiting else STOP_GRACE)
                 for stream in (read_stream, write_stream, read_writer, write_reader):
                     await stream.aclose()
             tasks.cancel_scope.cancel()
+
+
+async def stop_process(process: Any, *, grace: float) -> None:
+    """Stop a server as the spec says (stdin EOF, then SIGTERM, then SIGKILL), each step after
+    ``grace`` seconds, and always to its whole process group: a server's own children go too,
+    even when the server itself exited on EOF."""
+    import signal
+    import sys
+
+    from mcp.client import stdio as sdk_stdio
+
+    if sys.platform == "win32":  # pragma: no cover - the SDK's Job Object handling
+        await sdk_stdio._stop_server_process(process)
+        return
+    await sdk_stdio._close_pipe(process.stdin)
+    if not await sdk_stdio._wait_for_process_exit(process, grace):
+        _signal_group(process.pid, signal.SIGTERM)
+        if not await sdk_stdio._wait_for_process_exit(process, grace):
+            _signal_group(process.pid, signal.SIGKILL)
+            await sdk_stdio._wait_for_process_exit(process, 2.0)
+    _signal_group(process.pid, signal.SIGKILL)  # whatever of the group is left (grandchildren)
+    await sdk_stdio._close_pipe(process.stdout)
+    sdk_stdio._close_subprocess_transport(process)
+
+
+def _signal_group(pid: int, signum: int) -> None:
+    import os
+
+    try:
+        os.killpg(pid, signum)  # the server leads its own group (start_new_session)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 async def _deliver(lines: list, writer: Any, warn: Callable[[str], None]) -> None:
