@@ -111,3 +111,29 @@ def test_connect_config_reports_failures_and_keeps_the_rest(tmp_path):
         assert "good" in mj.connections()
     finally:
         mj.disconnect_all()
+
+
+def test_vscode_predefined_variables(tmp_path, monkeypatch):
+    import os
+    from pathlib import Path
+
+    from mcp_jupyter.errors import ConfigError
+
+    vscode = tmp_path / "project" / ".vscode"
+    vscode.mkdir(parents=True)
+    config = vscode / "mcp.json"
+    config.write_text(
+        '{"servers": {"fs": {"command": "npx", "args": ["server", "${workspaceFolder}${/}data", '
+        '"${userHome}", "${workspaceFolderBasename}"]}}}'
+    )
+    spec = load_config(config)["fs"]
+    project = str((tmp_path / "project").resolve())
+    assert spec.command[1:] == ["server", project + os.sep + "data", str(Path.home()), "project"]
+    monkeypatch.chdir(tmp_path)
+    bare = parse_config({"servers": {"x": {"command": "run", "args": ["${workspaceFolder}"]}}})
+    assert bare["x"].command[1] == str(tmp_path)
+    assert parse_config(
+        {"servers": {"x": {"command": "run", "args": ["${workspaceFolder}"]}}}, workspace="/w"
+    )["x"].command[1] == str(Path("/w").resolve())
+    with pytest.raises(ConfigError, match=r"\$\{input:token\}, which only VS Code itself can resolve"):
+        parse_config({"servers": {"x": {"command": "run", "env": {"T": "${input:token}"}}}})

@@ -128,6 +128,12 @@ def test_copy_as_code_shows_a_magic_line_and_python_that_make_the_same_call(demo
     assert shell.run_line_magic("mcp", magic.removeprefix("%mcp ")).structured["mean"] == 2.0
     magic, _ = call_code("demo", "echo", {"message": "5"}, {})  # untyped: only JSON keeps "5" a string
     assert "--json" in magic
+    # pasted into a cell, the line sends exactly the form's values, whatever quotes follow a "$"
+    for value in ["$US", "cost: $5 {total}", "{}", "back\\slash", "new\nline", "it's $HOME's", '"$x"', "$$"]:
+        magic, _ = call_code("demo", "echo", {"message": value}, demo.tools["echo"].input_schema)
+        shell.user_ns.update(US="dollars", HOME="/root", x="X")
+        result = shell.run_cell(magic)
+        assert result.success and result.result.text == value, (value, magic)
 
 
 def test_prompt_arguments_get_completion_suggestions_and_messages_render(demo):

@@ -19,7 +19,22 @@ from ..errors import ConfigError, did_you_mean
 
 __all__ = ["ServerSpec", "load_config", "parse_config", "expand_env"]
 
-_ENV_REF = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_REF = re.compile(r"\$\{([^}]*)\}")
+_ENV_REF = re.compile(r"^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$")
+
+
+def vscode_variables(workspace: str | os.PathLike | None = None) -> dict[str, str]:
+    """VS Code's predefined variables this client can know: ``${workspaceFolder}`` (``workspace``,
+    default the current directory: the notebook's folder in a kernel), its basename, ``${userHome}``,
+    ``${pathSeparator}`` and its shorthand ``${/}``."""
+    folder = Path(workspace).expanduser().resolve() if workspace is not None else Path.cwd()
+    return {
+        "workspaceFolder": str(folder),
+        "workspaceFolderBasename": folder.name,
+        "userHome": str(Path.home()),
+        "pathSeparator": os.sep,
+        "/": os.sep,
+    }
 
 
 @dataclass
@@ -41,13 +56,33 @@ class ServerSpec:
         return self.url if self.url is not None else list(self.command or [])
 
 
-def expand_env(value: Any, environ: dict[str, str] | None = None, *, where: str = "") -> Any:
-    """Resolve ``${env:VAR}`` / ``${VAR}`` references in strings, recursively in lists/dicts."""
+def expand_env(
+    value: Any,
+    environ: dict[str, str] | None = None,
+    *,
+    where: str = "",
+    predefined: dict[str, str] | None = None,
+) -> Any:
+    """Resolve ``${env:VAR}`` / ``${VAR}`` / ``${env:VAR:-default}`` and VS Code's predefined
+    variables (``predefined``, e.g. :func:`vscode_variables`) in strings, recursively in lists and
+    dicts; any other ``${...}`` (``${input:...}``, ``${command:...}``...) is a clear error."""
     environ = os.environ if environ is None else environ
+    predefined = vscode_variables() if predefined is None else predefined
     if isinstance(value, str):
 
         def substitute(match: re.Match) -> str:
-            var, default = match.group(1), match.group(2)
+            body = match.group(1)
+            if body in predefined:
+                return predefined[body]
+            ref = _ENV_REF.match(body)
+            if ref is None:
+                raise ConfigError(
+                    f"{where or 'the configuration'} uses ${{{body}}}, which only VS Code itself can resolve; "
+                    f"supported: ${{env:VAR}}, ${{VAR}}, ${{env:VAR:-default}}, "
+                    + ", ".join(f"${{{name}}}" for name in predefined)
+                    + "; put the value in the config (or in env) instead"
+                )
+            var, default = ref.group(1), ref.group(2)
             if var in environ:
                 return environ[var]
             if default is not None:
@@ -57,19 +92,21 @@ def expand_env(value: Any, environ: dict[str, str] | None = None, *, where: str 
                 f"is not set; set it (os.environ[{var!r}] = ...) or give a default: ${{env:{var}:-value}}"
             )
 
-        return _ENV_REF.sub(substitute, value)
+        return _REF.sub(substitute, value)
     if isinstance(value, list):
-        return [expand_env(v, environ, where=where) for v in value]
+        return [expand_env(v, environ, where=where, predefined=predefined) for v in value]
     if isinstance(value, dict):
-        return {k: expand_env(v, environ, where=where) for k, v in value.items()}
+        return {k: expand_env(v, environ, where=where, predefined=predefined) for k, v in value.items()}
     return value
 
 
-def _entry_to_spec(name: str, entry: Any, environ: dict[str, str] | None) -> ServerSpec:
+def _entry_to_spec(
+    name: str, entry: Any, environ: dict[str, str] | None, predefined: dict[str, str] | None = None
+) -> ServerSpec:
     where = f"server {name!r}"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: expected an object with 'command' or 'url', got {type(entry).__name__}")
-    entry = expand_env(entry, environ, where=where)
+    entry = expand_env(entry, environ, where=where, predefined=predefined)
     kind = str(entry.get("type", "")).lower()
     disabled = bool(entry.get("disabled", False))
     if "url" in entry or kind in ("http", "sse", "streamable-http", "streamablehttp"):
@@ -107,9 +144,15 @@ def _entry_to_spec(name: str, entry: Any, environ: dict[str, str] | None) -> Ser
 
 
 def parse_config(
-    data: Any, *, environ: dict[str, str] | None = None, source: str = "config"
+    data: Any,
+    *,
+    environ: dict[str, str] | None = None,
+    source: str = "config",
+    workspace: str | os.PathLike | None = None,
 ) -> dict[str, ServerSpec]:
-    """Parse a loaded config (``{"mcpServers": {...}}``, ``{"servers": {...}}`` or a bare mapping)."""
+    """Parse a loaded config (``{"mcpServers": {...}}``, ``{"servers": {...}}`` or a bare mapping).
+
+    ``workspace`` is what ``${workspaceFolder}`` means (default: the current directory)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a JSON object with 'mcpServers' or 'servers'")
     servers = data.get("mcpServers", data.get("servers"))
@@ -124,12 +167,23 @@ def parse_config(
         raise ConfigError(
             f"{source}: no 'mcpServers' (Claude Desktop/Cursor) or 'servers' (VS Code) object found"
         )
-    return {name: _entry_to_spec(name, entry, environ) for name, entry in servers.items()}
+    predefined = vscode_variables(workspace)
+    return {name: _entry_to_spec(name, entry, environ, predefined) for name, entry in servers.items()}
 
 
-def load_config(path: str | os.PathLike, *, environ: dict[str, str] | None = None) -> dict[str, ServerSpec]:
-    """Read and parse a config file (JSON; ``//`` comments as in VS Code's files are allowed)."""
+def load_config(
+    path: str | os.PathLike,
+    *,
+    environ: dict[str, str] | None = None,
+    workspace: str | os.PathLike | None = None,
+) -> dict[str, ServerSpec]:
+    """Read and parse a config file (JSON; ``//`` comments as in VS Code's files are allowed).
+
+    ``${workspaceFolder}`` is ``workspace``, else the folder holding ``.vscode/`` for a
+    ``.vscode/mcp.json``, else the current directory."""
     file = Path(path).expanduser()
+    if workspace is None and file.resolve().parent.name == ".vscode":
+        workspace = file.resolve().parent.parent
     if not file.is_file():
         raise ConfigError(
             f"no config file at {str(file)!r}; pass the path of an mcp.json / claude_desktop_config.json"
@@ -144,7 +198,7 @@ def load_config(path: str | os.PathLike, *, environ: dict[str, str] | None = Non
             raise ConfigError(
                 f"{file}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
             ) from None
-    return parse_config(data, environ=environ, source=str(file))
+    return parse_config(data, environ=environ, source=str(file), workspace=workspace)
 
 
 def select(specs: dict[str, ServerSpec], names: list[str] | None) -> list[ServerSpec]:

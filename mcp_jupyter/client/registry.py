@@ -106,15 +106,21 @@ def connect_config(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     mode: str = "auto",
+    workspace: str | os.PathLike | None = None,
 ) -> dict[str, Connection]:
     """Connect to the servers of an ``mcpServers`` (Claude Desktop/Cursor) or ``servers`` (VS Code) config.
 
     ``config`` is a file path or an already-loaded dict; ``names`` picks entries (default: all
-    enabled ones). ``${env:VAR}`` / ``${VAR}`` values are resolved from the environment.
+    enabled ones). ``${env:VAR}`` / ``${VAR}`` values are resolved from the environment, and VS
+    Code's ``${workspaceFolder}`` (``workspace``, else the folder holding ``.vscode/``, else the
+    current directory: the notebook's folder), ``${userHome}`` and ``${pathSeparator}``.
     Returns name -> Connection. If one server fails, the others stay connected and the error
     names the failing one.
     """
-    specs = parse_config(config) if isinstance(config, Mapping) else load_config(config)
+    if isinstance(config, Mapping):
+        specs = parse_config(config, workspace=workspace)
+    else:
+        specs = load_config(config, workspace=workspace)
     chosen = select(specs, [names] if isinstance(names, str) else names)
     result: dict[str, Connection] = {}
     failures: list[str] = []

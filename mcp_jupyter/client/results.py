@@ -205,6 +205,10 @@ def wrap_block(block: Any) -> ContentBlock:
     return UnknownBlock(str(kind), data or {}, block)
 
 
+def _is_records(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(r, Mapping) for r in value)
+
+
 def _joined_text(blocks: Sequence[ContentBlock]) -> str:
     return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
 
@@ -269,24 +273,56 @@ class ToolResult:
         except jsonschema.SchemaError as exc:
             return [f"the tool's outputSchema is itself invalid: {exc.message}"]
 
-    def to_dataframe(self) -> Any:
-        """Tabular structured content (a list of records, or a dict holding one) as a DataFrame."""
+    def to_dataframe(self, field: str | None = None) -> Any:
+        """Tabular data as a DataFrame: structured content (or JSON text) that is a list of records,
+        a dict holding one such list (or the list under ``field``), or one flat record.
+
+        Anything else raises ``ValueError`` saying why it is not a table and, when a field of the
+        result holds one, how to ask for it (``result.to_dataframe("entities")``).
+        """
         import pandas as pd
 
         data = self.data
-        if isinstance(data, dict):
-            lists = [v for v in data.values() if isinstance(v, list)]
-            if len(data) == 1 and lists:
-                data = lists[0]
-            elif not lists:
-                data = [data]
+        if field is not None:
+            if not isinstance(data, Mapping) or field not in data:
+                keys = (
+                    ", ".join(map(repr, data)) if isinstance(data, Mapping) else "none (it is not an object)"
+                )
+                raise ValueError(f"this result has no field {field!r}; its fields: {keys}")
+            data = data[field]
+        elif isinstance(data, Mapping):
+            tables = [key for key, value in data.items() if _is_records(value)]
+            lists = [key for key, value in data.items() if isinstance(value, list)]
+            if len(tables) == 1:
+                data = data[tables[0]]
+            elif len(lists) == 1 and len(data) == 1:
+                data = data[lists[0]]
+            elif lists:
+                choices = " or ".join(f"result.to_dataframe({k!r})" for k in (tables or lists)[:4])
+                raise ValueError(
+                    f"this result holds several lists ({', '.join(map(repr, lists))}), so it is not one table: "
+                    f"pick one with {choices}"
+                )
+            elif all(not isinstance(v, Mapping | list) for v in data.values()):
+                data = [data]  # one flat record: a one-row table
+            else:
+                raise ValueError(
+                    "this result is a nested object, not a table; read it as result.data (or result.structured)"
+                )
         if isinstance(data, list):
-            return (
-                pd.DataFrame.from_records(data)
-                if all(isinstance(r, Mapping) for r in data)
-                else pd.DataFrame({"value": data})
+            if _is_records(data) or not data:
+                return pd.DataFrame.from_records(data)
+            if all(not isinstance(v, Mapping | list) for v in data):
+                return pd.DataFrame({"value": data})
+            raise ValueError(
+                "this list mixes records and other values, so it is not one table; read result.data"
             )
-        return pd.DataFrame({"value": [data]})
+        kind = type(data).__name__
+        preview = repr(data)[:80]
+        raise ValueError(
+            f"this result is not tabular: its data is a {kind} ({preview}...). A table comes from structured "
+            "content (or JSON text) holding a list of objects; read result.text or result.content instead"
+        )
 
     def __repr__(self) -> str:
         kinds = ", ".join(b.type for b in self.content)

@@ -21,6 +21,7 @@ with `mcpj-confirm-yes` / `mcpj-confirm-no`, `mcpj-copy-code`, `mcpj-code`, `mcp
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import time
 from typing import Any
@@ -66,6 +67,9 @@ def needs_confirmation(tool: Any) -> list[str]:
     return [label for key, label in _RISKY_HINTS if annotations.get(key) is True]
 
 
+_EXPANDABLE = re.compile(r"[\w.]")  # what may follow a "$" that IPython expands
+
+
 def call_code(server: str, tool: str, arguments: dict, schema: dict | None = None) -> tuple[str, str]:
     """The ``%mcp call`` line and the Python code that make the same call as the form."""
     python = (
@@ -95,16 +99,39 @@ def _magic_line(server: str, tool: str, arguments: dict, schema: dict) -> str:
         body = f"--json {shlex.quote(json.dumps(arguments, ensure_ascii=False))}"
     else:
         body = " ".join(shlex.quote(p) for p in pairs)
-    # The magic expands $var and {expr}; doubling makes them literal.
-    line = f"{head} {body}".rstrip()
-    return line.replace("$", "$$").replace("{", "{{").replace("}", "}}")
+    return _literal_for_magic(f"{head} {body}".rstrip())
+
+
+def _literal_for_magic(line: str) -> str:
+    """``line`` written so the magic's ``$var`` / ``{expr}`` expansion gives it back unchanged.
+
+    IPython's expansion (``DollarFormatter``) turns ``{{``/``}}`` into braces everywhere, and
+    expands ``$name`` only where an even number of ``'`` follows it *up to the next brace* (its
+    rule for "outside single quotes", applied per stretch of text between braces). This mirrors
+    that rule: such a ``$`` is doubled (``$$name`` gives ``$name``); any other ``$`` is left as is,
+    since IPython leaves it alone too.
+    """
+    out = []
+    for index, ch in enumerate(line):
+        if ch in "{}":
+            out.append(ch * 2)
+        elif ch == "$" and _EXPANDABLE.match(line, index + 1) and _expanded_here(line, index):
+            out.append("$$")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _expanded_here(line: str, index: int) -> bool:
+    braces = [j for j in (line.find("{", index + 1), line.find("}", index + 1)) if j >= 0]
+    return line.count("'", index + 1, min(braces, default=len(line))) % 2 == 0
 
 
 def _pair_text(value: Any, spec: Any) -> str | None:
     """How ``value`` is written as ``key=value`` so the magic's schema conversion gives it back."""
     kind = spec.get("type") if isinstance(spec, dict) else None
-    if isinstance(value, str):
-        return value if kind == "string" else None
+    if isinstance(value, str):  # a line magic cannot hold a line break: --json writes it as \n
+        return value if kind == "string" and "\n" not in value and "\r" not in value else None
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)) and kind in ("integer", "number"):
