@@ -16,7 +16,13 @@ from .. import views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .history import History
-from .session import DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Session
+from .session import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_TIMEOUT,
+    DEFAULT_ROOTS_WAIT,
+    DEFAULT_TIMEOUT,
+    Session,
+)
 from .stdio import DEFAULT_MAX_LINE_BYTES
 from .twins import blocking, on_runtime
 
@@ -45,6 +51,8 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
         list_roots_callback: Callable | None = None,
         validate: bool = True,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        roots: list[str] | bool | None = None,
+        roots_wait: float = DEFAULT_ROOTS_WAIT,
     ) -> None:
         self.name = name
         # The keyword arguments above, as given: the signature is the one place they are listed.

@@ -74,7 +74,10 @@ async def aconnect(
     handshake) or ``"legacy"`` (initialize handshake only). ``callbacks``: ``sampling_callback``,
     ``elicitation_callback``, ``list_roots_callback`` (instead of the consent layer),
     ``validate=False`` (skip the argument check), ``max_line_bytes`` (the longest stdout line a
-    stdio server may write, 64 MB). Connecting again with a name in use replaces (closes) the old
+    stdio server may write, 64 MB), ``roots`` (None: the roots of ``mj.roots``; a list of
+    directories: exactly those for this connection; False: no roots, so a server such as the
+    filesystem server keeps the directories it was started with) and ``roots_wait`` (seconds to
+    wait for a server's first roots request when roots are offered, 2). Connecting again with a name in use replaces (closes) the old
     connection.
     """
     options = dict(

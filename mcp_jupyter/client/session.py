@@ -39,6 +39,11 @@ DEFAULT_CONNECT_TIMEOUT = 60.0
 DEFAULT_TIMEOUT = 60.0
 """Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
 
+DEFAULT_ROOTS_WAIT = 2.0
+"""Seconds connect waits for a handshake-era server's first ``roots/list`` when roots are offered."""
+
+ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see _wait_for_roots_request)
+
 DEFAULT_MAX_TIMEOUT = 600.0
 """Seconds a request may take in all, however much progress it reports (time a person spends
 answering the server's sampling or elicitation request does not count)."""
@@ -99,6 +104,14 @@ class Session:
         self.mode = mode
         self.validate = options.get("validate", True)
         self.max_line_bytes = options.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES
+        roots = options.get("roots")
+        self.offers_roots = roots is not False  # False: no roots capability, the server keeps its own
+        self.roots_wait = options.get("roots_wait", DEFAULT_ROOTS_WAIT)
+        self._roots_asked: Any = None  # anyio.Event: the server asked for roots (set on the loop)
+        if isinstance(roots, (list, tuple)):
+            from ..consent import roots as roots_manager
+
+            roots_manager.use_own(name, list(roots))
         self.status = "new"
         self.transport_used: str | None = None
         self.connected_at: float | None = None
@@ -113,6 +126,7 @@ class Session:
         self.subscriptions: dict[str, list[Callable]] = {}
         self.listeners: list[Callable[[str, Any], None]] = []
         self.close_hooks: list[Callable[[Any], None]] = []  # e.g. the registry forgetting the connection
+        self.recorders: list[Callable[..., None]] = []  # conn.record(): told of each call, read, prompt
         self._stderr: StderrCapture | None = None
         self._client: Any = None
         self._closing: Any = None  # anyio.Event, created on the loop
@@ -135,8 +149,10 @@ class Session:
         _LIVE_SESSIONS.add(self)
         self._closing = anyio.Event()
         self._owner_done = anyio.Event()
+        self._roots_asked = anyio.Event()
         try:
             await runtime().start_service(self._own)
+            await self._wait_for_roots_request()
         except BaseException as exc:
             self.status = "failed"
             error = self.translate(exc, "connecting")  # quotes the stderr tail before it is removed
@@ -250,12 +266,41 @@ class Session:
             elicitation_callback=self._pausing_deadlines(
                 adapt_callback(user_elicitation, arity=2) or elicitation
             ),
-            list_roots_callback=adapt_callback(user_roots, arity=1) or list_roots,
+            list_roots_callback=self._noting_roots_request(adapt_callback(user_roots, arity=1) or list_roots)
+            if self.offers_roots
+            else None,
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",
         )
+
+    def _noting_roots_request(self, callback: Callable) -> Callable:
+        async def call(*args: Any) -> Any:
+            try:
+                return await callback(*args)
+            finally:
+                if self._roots_asked is not None:
+                    self._roots_asked.set()
+
+        return call
+
+    async def _wait_for_roots_request(self) -> None:
+        """When roots are offered, give a handshake-era server a moment to ask for them, so a call
+        made right after connect already runs with them (bounded by ``roots_wait``)."""
+        import anyio
+
+        from ..consent import roots as roots_manager
+
+        if not (self.offers_roots and self.roots_wait and not self.modern):
+            return
+        if not roots_manager.for_server(self.name):
+            return
+        with anyio.move_on_after(self.roots_wait):
+            await self._roots_asked.wait()
+            # Servers apply the answer asynchronously (the filesystem server resolves each path
+            # first): a short pause lets a call made right after connect see the new roots.
+            await anyio.sleep(ROOTS_SETTLE)
 
     def _pausing_deadlines(self, callback: Callable) -> Callable:
         """The callback, with every request's deadline paused while it runs: a person answering a

@@ -4,6 +4,12 @@
     mj.roots.add("data", server="fs")              # only to the connection named "fs"
     mj.roots.remove("data", server="fs")
     mj.roots.list()                                # [{"server": "*", "uri": "file:///...", "name": ...}]
+    mj.connect("fs", cmd, roots=["~/data"])         # this connection: exactly these, never the global ones
+    mj.connect("fs", cmd, roots=False)              # no roots at all: the server keeps its own directories
+
+A server such as the filesystem server *replaces* the directories it was started with by the
+roots a client offers; so a global ``mj.roots.add`` re-points every connection that takes the
+global roots, and ``roots=[...]`` / ``roots=False`` on ``connect`` keeps a connection out of that.
 
 Only existing directories can be added; offering ``/`` or the home directory itself needs
 ``force=True``. Each change sends ``notifications/roots/list_changed`` to the live connections it
@@ -39,6 +45,20 @@ class RootsManager:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._entries: list[RootEntry] = []
+        self._own: set[str] = set()  # servers offered only their own roots (connect(roots=[...]))
+
+    def use_own(self, server: str, paths: list[str | Path]) -> None:
+        """Offer ``server`` exactly ``paths`` from now on, never the global roots (``roots=[...]``)."""
+        with self._lock:
+            self._own.add(server)
+            self._entries = [e for e in self._entries if e.server != server]
+        for path in paths:
+            self.add(path, server)
+
+    def use_global(self, server: str) -> None:
+        """Offer ``server`` the global roots again (and its named ones)."""
+        with self._lock:
+            self._own.discard(server)
 
     def add(
         self, path: str | Path, server: str | None = None, *, force: bool = False, name: str | None = None
@@ -91,9 +111,8 @@ class RootsManager:
     def for_server(self, server: str) -> list[RootEntry]:
         """The roots ``server`` is offered (global ones first, no duplicate URIs)."""
         with self._lock:
-            entries = [e for e in self._entries if e.server == "*"] + [
-                e for e in self._entries if e.server == server
-            ]
+            shared = [] if server in self._own else [e for e in self._entries if e.server == "*"]
+            entries = shared + [e for e in self._entries if e.server == server]
         seen: set[str] = set()
         unique = []
         for e in entries:
@@ -106,6 +125,7 @@ class RootsManager:
         """Offer no roots at all (notifies every live connection)."""
         with self._lock:
             self._entries.clear()
+            self._own.clear()
         self._announce("*")
 
     def _announce(self, server: str) -> None:
@@ -116,7 +136,8 @@ class RootsManager:
         if not runtime().running:
             return
         for conn in connections():
-            if server in ("*", conn.name) and conn.status == "connected":
+            concerned = server == conn.name or (server == "*" and conn.name not in self._own)
+            if concerned and conn.status == "connected" and getattr(conn, "offers_roots", True):
                 runtime().submit(_notify, conn)
 
     def __repr__(self) -> str:
