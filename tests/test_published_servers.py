@@ -1,0 +1,57 @@
+"""Servers nobody on this team wrote, as users run them: the reference Python servers from PyPI
+(time, git; pinned in the test extra) and the npm memory server (pinned in package.json)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import mcp_jupyter as mj
+
+REPO = Path(__file__).resolve().parents[1]
+MEMORY = REPO / "node_modules" / "@modelcontextprotocol" / "server-memory" / "dist" / "index.js"
+
+
+@pytest.fixture(autouse=True)
+def clean():
+    yield
+    mj.disconnect_all()
+
+
+def test_git_server_refuses_a_misspelled_argument_and_warns_on_nothing_else(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for args in (
+        ["init", "-q"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"],
+    ):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    git = mj.connect("git", [sys.executable, "-m", "mcp_server_git", "--repository", str(repo)])
+    with pytest.raises(mj.InvalidArguments, match="has no argument 'max_cont'; did you mean 'max_count'"):
+        git.call("git_log", repo_path=str(repo), max_cont=1)  # the schema allows extras; a typo still fails
+    assert "one" in git.call("git_log", repo_path=str(repo), max_count=1).text
+
+
+def test_time_server_raises_no_warning_and_answers():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        time_server = mj.connect("time", [sys.executable, "-m", "mcp_server_time"], mode="legacy")
+        assert '"timezone": "UTC"' in time_server.call("get_current_time", timezone="UTC").text
+        time_server.ping()
+        assert len(time_server.resource_templates) == 0  # no resources capability: an empty listing
+
+
+def test_memory_graph_is_not_one_table_and_says_which_field_is(tmp_path):
+    memory = mj.connect("memory", ["node", str(MEMORY)], env={"MEMORY_FILE_PATH": str(tmp_path / "m.json")})
+    memory.call(
+        "create_entities", entities=[{"name": "Ada", "entityType": "person", "observations": ["math"]}]
+    )
+    graph = memory.call("read_graph")
+    with pytest.raises(ValueError, match=r"result.to_dataframe\('entities'\)"):
+        graph.to_dataframe()
+    assert list(graph.to_dataframe("entities")["name"]) == ["Ada", "Charles"]
+    assert graph.to_dataframe("relations").iloc[0]["relationType"] == "wrote to"
