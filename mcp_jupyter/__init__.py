@@ -65,6 +65,7 @@ _LAZY = {
     "ResourceTemplate": "client",
     "Prompt": "client",
     "History": "client",
+    "diff": "client.diffing",  # what two connections offer differently
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
     "tool": "serve",

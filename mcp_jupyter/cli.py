@@ -37,7 +37,51 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_export]
+def _add_check(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="lint an MCP server (schemas, names, annotations, resources, prompts...); exit 1 on any error",
+        description="Connect to TARGET (a command line or an http(s) URL, as mj.connect does), lint it and "
+        "print the findings. Options go before TARGET: mcp-jupyter check --call python -m my_server",
+    )
+    parser.add_argument("--call", action="store_true", help="also call read-only tools with sample arguments")
+    parser.add_argument("--no-eras", action="store_true", help="skip the second (legacy-mode) connection")
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON records")
+    parser.add_argument("--timeout", type=float, default=None, help="seconds to wait for the server to start")
+    parser.add_argument("target", nargs=argparse.REMAINDER, help="a command line (stdio) or a URL")
+    parser.set_defaults(run=_run_check)
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    words = [w for w in args.target if w != "--"] if args.target[:1] == ["--"] else list(args.target)
+    if not words:
+        print("mcp-jupyter check: TARGET is missing (a command line or a URL)", file=sys.stderr)
+        return 2
+    from .client import Connection
+    from .errors import MCPJupyterError
+
+    target = words[0] if len(words) == 1 else words
+    try:
+        with Connection("check", target, connect_timeout=args.timeout).open() as conn:
+            report = conn.check(call=args.call, eras=not args.no_eras)
+    except MCPJupyterError as exc:
+        print(f"mcp-jupyter check: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(report.to_json(orient="records", indent=1))
+    else:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", None, "display.max_colwidth", 200, "display.width", 250):
+            print(
+                report[["severity", "item", "rule", "message"]].to_string(index=False) if len(report) else ""
+            )
+        counts = report.counts()
+        print(f"\n{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info")
+    return 0 if report.ok else 1
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_export, _add_check]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp_jupyter.display import content, tables
+from mcp_jupyter.display import checks, content, tables
 
 # (module, class name, renderer). Modules are where the API defines each class (``__module__``).
 FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -27,6 +27,7 @@ FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("mcp_jupyter.client.items", "Prompt", tables.prompt_html),
     ("mcp_jupyter.client.history", "History", tables.history_html),
     ("mcp_jupyter.client.connection", "Connection", tables.connection_html),
+    ("mcp_jupyter.client.checking", "CheckReport", checks.check_html),
 )
 
 

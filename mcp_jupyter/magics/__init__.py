@@ -14,6 +14,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_loca
 from mcp_jupyter.magics import (
     awaitable,
     consent_commands,  # noqa: F401 - registers sampling/consent/roots/audit/inbox
+    testing_commands,  # noqa: F401 - registers check/diff/record
     widget_commands,  # noqa: F401 - registers %mcp form and %mcp explore
 )
 from mcp_jupyter.magics import serving as _serving  # noqa: F401 - registers serve/export

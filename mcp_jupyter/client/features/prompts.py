@@ -49,7 +49,11 @@ class PromptsFeature:
         raw = await session.request(
             f"getting prompt {name!r}", lambda _progress: client.get_prompt(name, values)
         )
-        return PromptResult.from_sdk(name, raw, session.name)
+        result = PromptResult.from_sdk(name, raw, session.name)
+        if session.recorders:  # conn.record() / %mcp record
+            for recorder in session.recorders:
+                recorder("prompt", name, args, result)
+        return result
 
     prompt = blocking(aprompt)
 

@@ -52,7 +52,11 @@ class ResourcesFeature:
             lambda _progress: client.read_resource(uri, cache_mode="bypass"),
             timeout=timeout,
         )
-        return ResourceResult.from_sdk(uri, raw, session.name)
+        result = ResourceResult.from_sdk(uri, raw, session.name)
+        if session.recorders:  # conn.record() / %mcp record
+            for recorder in session.recorders:
+                recorder("read", uri, {}, result)
+        return result
 
     read = blocking(aread)
 

@@ -120,6 +120,9 @@ async def call_tool(
         progress=adapt_callback(progress, arity=3),
     )
     result = ToolResult.from_sdk(raw, tool, session.name)
+    if session.recorders:  # conn.record() / %mcp record (one check when none is active)
+        for recorder in session.recorders:
+            recorder("call", name, args, result)
     if raise_on_error and result.is_error:
         raise E.ToolError(
             f"tool {name!r} on server {session.name!r} returned an error: {result.text[:2000]}",

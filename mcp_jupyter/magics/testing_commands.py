@@ -1,0 +1,117 @@
+"""``%mcp check``, ``%mcp diff``, ``%mcp record``: test a server from the notebook.
+
+Each is a call on the public API (registered into the magics' tables on import)::
+
+    %mcp check demo [--call] [--no-eras]       # the lint, as a table (conn.check())
+    %mcp diff old new                          # what the two connections offer differently (mj.diff)
+    %mcp record start [NAME...] [--ignore F]   # record calls, reads and prompts (every connection by default)
+    %mcp record stop test_demo.py              # ... and write them as a pytest file
+    %mcp record status
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mcp_jupyter.magics import parser
+from mcp_jupyter.magics.commands import COMMANDS, connection
+from mcp_jupyter.magics.parser import Command, MagicUsageError
+
+SUMMARIES = {
+    "check": "lint a server: check NAME [--call] (schemas, names, annotations, resources, prompts...)",
+    "diff": "what two connections offer differently: diff A B (tools, schemas, resources, prompts, caps)",
+    "record": "keep a session as tests: record start [NAME...] [--ignore F]... | stop FILE.py | status",
+}
+
+CHECK_HELP = """\
+Lint the server of connection NAME and show the findings as a table (a DataFrame: severity,
+item, rule, message, spec link). What is checked:
+  tools      names (A-Z a-z 0-9 _ - ., 1-128 characters, unique), descriptions, inputSchema and
+             outputSchema (valid JSON Schema, 2020-12 unless $schema says otherwise; "type":
+             "object" at the top), annotations (readOnlyHint with destructiveHint is an error)
+  --call     also calls every tool annotated readOnlyHint with sample arguments made from its
+             input schema and checks structuredContent against the outputSchema (runs tools!)
+  resources  every listed resource is read; templates are valid RFC 6570 and completable
+  prompts    render with sample values for their required arguments
+  server     every listing walked to its last page; advertised subscribe works; listChanged
+             noted; ping latency; protocol version, and whether the handshake era works too
+The raw listings are read, so one broken schema does not hide the rest. CI: mcp-jupyter check
+TARGET [--call] exits 1 when there is an error. docs/testing-servers.md lists every rule."""
+
+_ACTIVE: dict[str, Any] = {}  # "recorder" -> the Recorder of %mcp record start
+
+
+def cmd_check(cmd: Command, shell: Any) -> Any:
+    """The check report of a connection (shown as a table)."""
+    return connection(cmd.args.name).check(call=cmd.args.call, eras=not cmd.args.no_eras)
+
+
+def cmd_diff(cmd: Command, shell: Any) -> Any:
+    """The differences between two connections, as a DataFrame."""
+    from mcp_jupyter.client.diffing import diff
+
+    frame = diff(connection(cmd.args.a), connection(cmd.args.b))
+    if frame.empty:
+        print(f"{cmd.args.a} and {cmd.args.b} offer the same tools, resources, prompts and capabilities")
+        return None
+    return frame
+
+
+def cmd_record(cmd: Command, shell: Any) -> Any:
+    """Start, stop (writing the pytest file) or show the notebook's recording."""
+    from mcp_jupyter.client import connections
+    from mcp_jupyter.client.recording import Recorder
+
+    a = cmd.args
+    current = _ACTIVE.get("recorder")
+    if a.action == "start":
+        if current is not None and current.active:
+            raise MagicUsageError("a recording is already running; %mcp record stop FILE.py first")
+        conns = [connection(n) for n in a.names] if a.names else list(connections().values())
+        if not conns:
+            raise MagicUsageError("no connection to record; %mcp connect NAME TARGET first")
+        _ACTIVE["recorder"] = Recorder(conns, ignore=a.ignore).start()
+        print(f"recording calls, reads and prompts on {', '.join(c.name for c in conns)}")
+        return None
+    if current is None:
+        raise MagicUsageError("no recording; start one with %mcp record start [NAME...]")
+    if a.action == "status":
+        return current
+    if len(a.names) != 1 or not a.names[0].endswith(".py"):
+        raise MagicUsageError(
+            "%mcp record stop needs the FILE.py to write, e.g. %mcp record stop test_server.py"
+        )
+    path = current.stop(a.names[0])
+    _ACTIVE.pop("recorder", None)
+    print(f"wrote {path}: {len(current.steps)} test(s); run them with: pytest {path}")
+    return None
+
+
+def register() -> None:
+    """Add the subcommands to the parser and the command table (idempotent)."""
+    c = parser.add_subcommand("check", SUMMARIES["check"], usage="%(prog)s NAME [--call] [--no-eras]")
+    c.description = CHECK_HELP
+    c.formatter_class = argparse.RawDescriptionHelpFormatter
+    c.add_argument("name", help="connection name")
+    c.add_argument("--call", action="store_true", help="call read-only tools with sample arguments")
+    c.add_argument("--no-eras", action="store_true", help="skip the second (legacy-mode) connection")
+    d = parser.add_subcommand("diff", SUMMARIES["diff"])
+    d.add_argument("a", metavar="A", help="connection name (the old version)")
+    d.add_argument("b", metavar="B", help="connection name (the new version)")
+    r = parser.add_subcommand("record", SUMMARIES["record"])
+    r.add_argument("action", choices=("start", "stop", "status"))
+    r.add_argument(
+        "names", nargs="*", metavar="NAME|FILE", help="start: connections (default all); stop: FILE.py"
+    )
+    r.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="a volatile field (e.g. timestamp, items.*.id)",
+    )
+    COMMANDS.update({"check": cmd_check, "diff": cmd_diff, "record": cmd_record})
+
+
+register()

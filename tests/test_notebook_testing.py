@@ -1,0 +1,33 @@
+"""Execute notebooks/08-test-your-server.ipynb headless in a real kernel and check what it shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08-test-your-server.ipynb"
+
+
+def text_of(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append(out.get("text", ""))
+        data = out.get("data", {})
+        parts.append(data.get("text/plain", ""))
+        parts.append(data.get("text/html", ""))
+    return "\n".join(parts)
+
+
+def test_the_testing_tutorial_runs(run_notebook):
+    nb = run_notebook(NOTEBOOK)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
+    shown = {c.source.splitlines()[-1]: text_of(c) for c in code}
+    assert "no errors" in shown["report"] and "modelcontextprotocol.io/specification" in shown["report"]
+    assert "(True," in shown["report.ok, report.counts()"]
+    assert "no errors" in shown["%mcp check demo --call --no-eras"]
+    assert "exit status 0" in shown[[k for k in shown if k.startswith("print(cli.stdout")][0]]
+    assert "offer the same" in shown["%mcp diff demo demo-v2"]
+    assert "3 step(s)" in shown["recorder"]
+    assert "def test_01_call_add" in shown["print(open(path).read()[:1500])"]
+    assert "3 passed" in shown[[k for k in shown if k.startswith("print(run.stdout")][0]]
+    assert "1 test(s)" in shown[[k for k in shown if k.startswith("%mcp record stop")][0]]
