@@ -5,6 +5,7 @@
 #   make fast-test  the suite without the browser tests
 #   make lint       ruff check + ruff format --check + the import-layer contract (scripts/check_layers.py)
 #   make bench      run every benchmarks/bench_*.py script
+#   make docs       build the documentation site into docs/_build/html (tutorials executed; fails on any warning)
 #
 # Every install step leaves a stamp file, so a second run skips straight to the work. A stamp depends on the
 # file that pins what it installs (pyproject.toml, package-lock.json): edit that file and the step reruns.
@@ -20,11 +21,12 @@ STAMPS := $(VENV)/.stamps
 CHROMIUM := /usr/bin/chromium
 NOTEBOOK := notebooks/01-getting-started.ipynb
 PYTEST_ARGS ?=
+DOCS_OUT := docs/_build/html
 
-.PHONY: help lab test fast-test lint bench chromium node-check clean
+.PHONY: help lab test fast-test lint bench docs chromium node-check clean
 
 help:
-	@sed -n '3,8p' Makefile | sed 's/^# *//'
+	@sed -n '3,9p' Makefile | sed 's/^# *//'
 
 # ---------------------------------------------------------------------------------------------------------
 # Environment
@@ -46,6 +48,10 @@ $(STAMPS)/test: pyproject.toml | $(PY)
 
 $(STAMPS)/bench: pyproject.toml $(STAMPS)/test
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,bench]"
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/docs: pyproject.toml $(STAMPS)/test
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,docs]"
 	@mkdir -p $(STAMPS) && touch $@
 
 node-check:
@@ -94,5 +100,15 @@ bench: $(STAMPS)/bench node_modules/.stamp
 	if [ $${#scripts[@]} -eq 0 ]; then echo "no benchmarks/bench_*.py scripts yet"; fi; \
 	for script in "$${scripts[@]}"; do echo "== $$script"; $(PY) "$$script"; done
 
+# Sphinx reads from the repository root (its conf.py is in docs/) so the tutorials run in notebooks/, as in
+# JupyterLab. -E rereads every page, so the notebooks run afresh against the current code; -W --keep-going -n
+# make every warning, including an unresolved reference, fail the build (after listing them all).
+# docs/check_site.py then checks the built pages (API, %mcp reference, executed tutorials, internal links).
+# A private IPYTHONDIR keeps the user's IPython profile and startup files out of the tutorials.
+docs: $(STAMPS)/docs node_modules/.stamp
+	rm -rf $(DOCS_OUT)
+	IPYTHONDIR="$(CURDIR)/docs/_build/ipython" $(PY) -m sphinx -E -W --keep-going -n -q -j auto -c docs . $(DOCS_OUT)
+	$(PY) docs/check_site.py $(DOCS_OUT)
+
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache docs/_build

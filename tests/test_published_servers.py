@@ -47,9 +47,9 @@ def test_time_server_raises_no_warning_and_answers():
 
 def test_memory_graph_is_not_one_table_and_says_which_field_is(tmp_path):
     memory = mj.connect("memory", ["node", str(MEMORY)], env={"MEMORY_FILE_PATH": str(tmp_path / "m.json")})
-    memory.call(
-        "create_entities", entities=[{"name": "Ada", "entityType": "person", "observations": ["math"]}]
-    )
+    people = [{"name": n, "entityType": "person", "observations": ["math"]} for n in ("Ada", "Charles")]
+    memory.call("create_entities", entities=people)
+    memory.call("create_relations", relations=[{"from": "Ada", "to": "Charles", "relationType": "wrote to"}])
     graph = memory.call("read_graph")
     with pytest.raises(ValueError, match=r"result.to_dataframe\('entities'\)"):
         graph.to_dataframe()

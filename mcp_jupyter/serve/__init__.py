@@ -1,17 +1,15 @@
-"""Notebook functions as an MCP server, served live from the kernel and exported to a script.
+"""Notebook functions as an MCP server, served live from the kernel and exported to a script::
 
-```python
-import mcp_jupyter as mj
+    import mcp_jupyter as mj
 
-@mj.tool
-def top_customers(n: int = 5) -> pd.DataFrame:
-    "The n customers with the highest revenue."
-    return df.nlargest(n, "revenue")
+    @mj.tool
+    def top_customers(n: int = 5) -> pd.DataFrame:
+        "The n customers with the highest revenue."
+        return df.nlargest(n, "revenue")
 
-handle = mj.serve()          # Streamable HTTP on 127.0.0.1, random port, bearer token
-conn = mj.connect("self", mj.server)   # or try it in-process
-mj.export_notebook("analysis.ipynb", "server.py")
-```
+    handle = mj.serve()          # Streamable HTTP on 127.0.0.1, random port, bearer token
+    conn = mj.connect("self", mj.server)   # or try it in-process
+    mj.export_notebook("analysis.ipynb", "server.py")
 
 See docs/serve.md for where tool functions run, security, and what export can and cannot carry.
 """

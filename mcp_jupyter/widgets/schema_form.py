@@ -65,7 +65,7 @@ class SchemaForm(W.VBox):
     a "Raw JSON" toggle edits the whole value as text; `on_submit` runs after a valid submit.
 
     Everything in the schema is untrusted: titles and descriptions are shown as escaped text and
-    truncated, network `$ref`s are never fetched, and unrenderable parts become JSON editors.
+    truncated, network `$ref` pointers are never fetched, and unrenderable parts become JSON editors.
     """
 
     def __init__(
@@ -159,7 +159,7 @@ class SchemaForm(W.VBox):
             )
 
     def value_with_defaults(self) -> Any:
-        """The value with schema `default`s filled in for omitted properties (what elicitation sends)."""
+        """The value with each omitted property's schema `default` filled in (what elicitation sends)."""
         return apply_defaults(self.schema, self.value)
 
     def _is_object_schema(self) -> bool:

@@ -1,0 +1,172 @@
+"""The documentation generators in docs/_ext (the site itself is built and checked by `make docs`).
+
+The ``%mcp`` reference is generated from the magic's own argparse parsers: these tests prove it lists
+exactly the subcommands the parser registry has, with each one's usage and arguments, and that a
+subcommand registered later shows up on its own. The API generator is checked to cover every public
+name, and its reference rule to let only existing mcp_jupyter names through.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+EXT = Path(__file__).resolve().parent.parent / "docs" / "_ext"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"docs_ext_{name}", EXT / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def magic_reference() -> ModuleType:
+    return _load("magic_reference")
+
+
+@pytest.fixture(scope="module")
+def api_reference() -> ModuleType:
+    return _load("api_reference")
+
+
+def _registry() -> tuple[dict, dict, dict]:
+    import mcp_jupyter.magics  # noqa: F401 - the feature modules register their subcommands on import
+    from mcp_jupyter.magics.commands import COMMANDS
+    from mcp_jupyter.magics.parser import PARSERS, SUBCOMMANDS
+
+    return SUBCOMMANDS, PARSERS, COMMANDS
+
+
+def _sections(text: str) -> list[str]:
+    return re.findall(r"^## `%mcp ([\w-]+)`$", text, flags=re.M)
+
+
+def test_lists_exactly_the_registered_subcommands_in_help_order(magic_reference):
+    summaries, parsers, commands = _registry()
+    listed = magic_reference.subcommand_parsers()
+    assert list(listed) == list(summaries)  # %mcp --help order
+    assert set(listed) == set(parsers) == set(commands)
+    # the feature modules' subcommands are there, not just the core table
+    assert {"form", "explore", "serve", "export", "sampling", "consent", "roots", "audit", "inbox"} <= set(
+        listed
+    )
+    text = magic_reference.render()
+    assert _sections(text) == list(summaries)
+    for name in summaries:
+        assert f"({magic_reference.ANCHOR_PREFIX}{name})=\n## `%mcp {name}`" in text
+
+
+def test_every_subcommand_has_its_usage_summary_and_arguments(magic_reference):
+    text = magic_reference.render()
+    for name, parser in magic_reference.subcommand_parsers().items():
+        usage = magic_reference.usage(parser)
+        assert usage.startswith(f"usage: %mcp {name}"), usage
+        assert "%(prog)s" not in usage
+        section = text.split(f"## `%mcp {name}`\n", 1)[1].split("\n## ", 1)[0]
+        assert f"```text\n{usage}\n```" in section
+        for argument, _ in magic_reference.arguments(parser):
+            assert f"| {magic_reference._code(argument)} |" in section
+        if not magic_reference.arguments(parser):
+            assert "No arguments." in section
+    # the whole %mcp --help text heads the page
+    from mcp_jupyter.magics.parser import main_usage
+
+    assert text.startswith("```text\n" + main_usage().rstrip() + "\n```")
+
+
+def test_argument_rows_come_from_the_parser(magic_reference):
+    parsers = magic_reference.subcommand_parsers()
+    call = dict(magic_reference.arguments(parsers["call"]))
+    assert call["name"] == "connection name"
+    assert call["[key=value]..."] == "arguments, converted by the schema"
+    assert call["--json '{...}'"].startswith("arguments as a JSON object")
+    assert call["-o, --output VAR"] == "also store the result in this variable"
+    assert "--timeout S" in call
+    assert not any("--help" in row for row in call)
+    log = dict(magic_reference.arguments(parsers["log"]))
+    assert "one of: debug, info" in log["{debug,info,notice,warning,error,critical,alert,emergency}"]
+    connect = dict(magic_reference.arguments(parsers["connect"]))
+    assert connect["--env K=V"].endswith("repeatable")
+    assert connect["--legacy"].startswith("use the legacy")
+    cell = magic_reference.render_subcommand("call", parsers["call"], cell=True)
+    assert "`%%mcp call ...`" in cell
+    assert set(magic_reference.cell_commands()) <= set(parsers)
+
+
+def test_a_subcommand_registered_later_appears_and_is_escaped(magic_reference, monkeypatch):
+    from mcp_jupyter.magics import parser as magic_parser
+
+    # add_subcommand writes into both registries; setitem first so they are restored afterwards
+    monkeypatch.setitem(magic_parser.SUBCOMMANDS, "zz-test", "")
+    monkeypatch.setitem(magic_parser.PARSERS, "zz-test", argparse.ArgumentParser())
+    new = magic_parser.add_subcommand("zz-test", "a *new* one | with `ticks`")
+    new.add_argument("path", help="where <it> goes (100%% sure)")
+    new.add_argument("--mode", choices=["a|b", "c"], help="how")
+    text = magic_reference.render()
+    assert _sections(text)[-1] == "zz-test"
+    section = text.split("## `%mcp zz-test`\n", 1)[1]
+    assert r"a \*new\* one \| with \`ticks\`" in section
+    assert "usage: %mcp zz-test [-h] [--mode {a|b,c}] path" in section
+    assert r"| `path` | where \<it\> goes \(100% sure\) |" in section
+    assert r"| `--mode {a\|b,c}` | how; one of: a\|b, c |" in section
+
+
+def test_a_summary_without_a_parser_fails_the_generator(magic_reference, monkeypatch):
+    from mcp_jupyter.magics import parser as magic_parser
+
+    monkeypatch.setitem(magic_parser.SUBCOMMANDS, "zz-orphan", "no parser")
+    with pytest.raises(RuntimeError, match="zz-orphan"):
+        magic_reference.subcommand_parsers()
+
+
+def test_the_marker_is_replaced_only_on_its_page(magic_reference):
+    source = [f"# `%mcp` reference\n\n{magic_reference.MARKER}\n"]
+    magic_reference._source_read(None, magic_reference.DOCNAME, source)
+    assert magic_reference.MARKER not in source[0] and "## `%mcp connect`" in source[0]
+    other = [f"{magic_reference.MARKER}\n"]
+    magic_reference._source_read(None, "docs/index", other)
+    assert other == [f"{magic_reference.MARKER}\n"]
+    with pytest.raises(RuntimeError, match="must contain"):
+        magic_reference._source_read(None, magic_reference.DOCNAME, ["# no marker\n"])
+
+
+def test_api_reference_covers_every_public_name(api_reference):
+    import types
+
+    text = api_reference.render()
+    for module in api_reference.public_modules():
+        assert f"## `{module.__name__}`" in text
+        for name in module.__all__:
+            value = getattr(module, name)
+            if isinstance(value, types.ModuleType):
+                assert f"{{py:mod}}`{value.__name__}`" in text
+            elif name == "__version__":
+                assert f".. py:data:: {module.__name__}.__version__" in text
+            else:
+                assert re.search(
+                    rf"(\.\. auto\w+:: ({re.escape(module.__name__)}|mcp_jupyter)\.{name}\n)"
+                    rf"|(`mcp_jupyter\.{name}`)|(`{name}` \()",
+                    text,
+                ), f"{module.__name__}.{name} is not in the API reference"
+    for must in ("mcp_jupyter.connect", "mcp_jupyter.Connection", "mcp_jupyter.ToolResult"):
+        assert f":: {must}\n" in text
+    assert ".. autofunction:: mcp_jupyter.serve.serve\n" in text
+    assert "## `mcp_jupyter.consent`" in text
+
+
+def test_api_reference_lets_only_existing_mcp_jupyter_names_through(api_reference):
+    assert api_reference._exists("mcp_jupyter.client.items.Item")  # a private base class
+    assert api_reference._exists("mcp_jupyter.client.registry")  # a module
+    assert not api_reference._exists("mcp_jupyter.client.items.NoSuchThing")
+    assert not api_reference._exists("mcp_jupyter.no_such_module")
+    assert not api_reference._exists("pandas.DataFrame")  # not ours: left to Sphinx
