@@ -54,6 +54,13 @@ $(STAMPS)/docs: pyproject.toml $(STAMPS)/test
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,docs]"
 	@mkdir -p $(STAMPS) && touch $@
 
+# Published servers built on the 1.x MCP SDK (they crash on 2.x) get a venv of their own.
+MCP1_VENV := .venv-mcp1
+$(MCP1_VENV)/.stamp: tests/servers/requirements-mcp1.txt
+	$(PYTHON3) -m venv $(MCP1_VENV)
+	$(MCP1_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	@touch $@
+
 node-check:
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	  echo "Node.js 20+ and npm are needed for the reference MCP servers used by the tests." >&2; \
@@ -84,10 +91,10 @@ chromium:
 lab: $(STAMPS)/lab
 	scripts/lab.sh $(NOTEBOOK)
 
-test: $(STAMPS)/test node_modules/.stamp chromium
+test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium
 	$(PY) -m pytest -ra --durations=10 $(PYTEST_ARGS)
 
-fast-test: $(STAMPS)/test node_modules/.stamp
+fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp
 	$(PY) -m pytest -ra -m "not browser" $(PYTEST_ARGS)
 
 lint: $(STAMPS)/test
@@ -111,4 +118,4 @@ docs: $(STAMPS)/docs node_modules/.stamp
 	$(PY) docs/check_site.py $(DOCS_OUT)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache docs/_build
+	rm -rf $(VENV) $(MCP1_VENV) node_modules .pytest_cache .ruff_cache docs/_build

@@ -55,3 +55,20 @@ def test_memory_graph_is_not_one_table_and_says_which_field_is(tmp_path):
         graph.to_dataframe()
     assert list(graph.to_dataframe("entities")["name"]) == ["Ada", "Charles"]
     assert graph.to_dataframe("relations").iloc[0]["relationType"] == "wrote to"
+
+
+SQLITE = REPO / ".venv-mcp1" / "bin" / "mcp-server-sqlite"
+
+
+def test_a_1x_sdk_server_without_templates_lists_none_and_says_so(tmp_path):
+    assert SQLITE.exists(), "the 1.x SDK servers' venv is missing: run `make test` (it builds .venv-mcp1)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a 2025-era server: no SDK warning may reach the user
+        db = mj.connect("sqlite", [str(SQLITE), "--db-path", str(tmp_path / "t.db")])
+        assert len(db.resource_templates) == 0  # -32601 from resources/templates/list: none
+        assert sum("resources/templates/list" in w for w in db.warnings) == 1
+        db.call("create_table", query="CREATE TABLE t (a INTEGER, b TEXT)")
+        db.call("write_query", query="INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+        rows = db.call("read_query", query="SELECT * FROM t ORDER BY a")
+        with pytest.raises(ValueError, match=r"a Python literal, not JSON.*ast.literal_eval\(result.text\)"):
+            rows.to_dataframe()  # the server sends str(rows): said plainly, with the way out

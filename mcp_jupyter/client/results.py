@@ -205,6 +205,16 @@ def wrap_block(block: Any) -> ContentBlock:
     return UnknownBlock(str(kind), data or {}, block)
 
 
+def _is_python_records(text: str) -> bool:
+    """Whether ``text`` is a Python literal list of dicts (some servers send ``str(rows)``)."""
+    import ast
+
+    try:
+        return _is_records(ast.literal_eval(text[:1_000_000]))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
+
+
 def _is_records(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(r, Mapping) for r in value)
 
@@ -319,6 +329,11 @@ class ToolResult:
             )
         kind = type(data).__name__
         preview = repr(data)[:80]
+        if isinstance(data, str) and _is_python_records(data):
+            raise ValueError(
+                "this result's text is a Python literal, not JSON, so the server sent no table; if you "
+                "trust it is plain data: pd.DataFrame(ast.literal_eval(result.text))"
+            )
         raise ValueError(
             f"this result is not tabular: its data is a {kind} ({preview}...). A table comes from structured "
             "content (or JSON text) holding a list of objects; read result.text or result.content instead"
