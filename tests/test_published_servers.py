@@ -72,3 +72,11 @@ def test_a_1x_sdk_server_without_templates_lists_none_and_says_so(tmp_path):
         rows = db.call("read_query", query="SELECT * FROM t ORDER BY a")
         with pytest.raises(ValueError, match=r"a Python literal, not JSON.*ast.literal_eval\(result.text\)"):
             rows.to_dataframe()  # the server sends str(rows): said plainly, with the way out
+
+
+def test_fetch_server_catches_a_typo_before_anything_is_fetched():
+    fetch = mj.connect("fetch", [sys.executable, "-m", "mcp_server_fetch"])
+    assert fetch.tools.keys() == ["fetch"] and fetch.prompts.keys() == ["fetch"]
+    with pytest.raises(mj.InvalidArguments, match="did you mean 'max_length'"):
+        fetch.call("fetch", url="http://127.0.0.1:9/", max_lenght=10)  # refused locally: nothing sent
+    assert not [e for e in fetch.history if e.method == "tools/call"]
