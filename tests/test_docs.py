@@ -21,6 +21,8 @@ EXT = Path(__file__).resolve().parent.parent / "docs" / "_ext"
 
 
 def _load(name: str) -> ModuleType:
+    if str(EXT) not in sys.path:  # as docs/conf.py does: the extensions import their shared helper
+        sys.path.insert(0, str(EXT))
     spec = importlib.util.spec_from_file_location(f"docs_ext_{name}", EXT / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -130,14 +132,17 @@ def test_a_summary_without_a_parser_fails_the_generator(magic_reference, monkeyp
 
 
 def test_the_marker_is_replaced_only_on_its_page(magic_reference):
+    from generated_page import fill_marker
+
+    source_read = fill_marker(magic_reference.DOCNAME, magic_reference.MARKER, magic_reference.render)
     source = [f"# `%mcp` reference\n\n{magic_reference.MARKER}\n"]
-    magic_reference._source_read(None, magic_reference.DOCNAME, source)
+    source_read(None, magic_reference.DOCNAME, source)
     assert magic_reference.MARKER not in source[0] and "## `%mcp connect`" in source[0]
     other = [f"{magic_reference.MARKER}\n"]
-    magic_reference._source_read(None, "docs/index", other)
+    source_read(None, "docs/index", other)
     assert other == [f"{magic_reference.MARKER}\n"]
     with pytest.raises(RuntimeError, match="must contain"):
-        magic_reference._source_read(None, magic_reference.DOCNAME, ["# no marker\n"])
+        source_read(None, magic_reference.DOCNAME, ["# no marker\n"])
 
 
 def test_api_reference_covers_every_public_name(api_reference):

@@ -24,6 +24,8 @@ import inspect
 import types
 from typing import Any
 
+from generated_page import fill_marker
+
 MARKER = "{mcp-api-reference}"
 DOCNAME = "docs/api"
 PACKAGE = "mcp_jupyter"
@@ -156,15 +158,7 @@ def _missing_reference(app: Any, env: Any, node: Any, contnode: Any) -> Any:
     return None
 
 
-def _source_read(app: Any, docname: str, source: list[str]) -> None:
-    if docname != DOCNAME:
-        return
-    if MARKER not in source[0]:
-        raise RuntimeError(f"{docname} must contain the line {MARKER!r} where the reference goes")
-    source[0] = source[0].replace(MARKER, render(), 1)
-
-
 def setup(app: Any) -> dict[str, Any]:
-    app.connect("source-read", _source_read)
+    app.connect("source-read", fill_marker(DOCNAME, MARKER, render))
     app.connect("missing-reference", _missing_reference)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -16,6 +16,8 @@ import argparse
 import re
 from typing import Any
 
+from generated_page import fill_marker
+
 MARKER = "{mcp-magic-reference}"
 DOCNAME = "docs/magic-reference"
 ANCHOR_PREFIX = "mcp-subcommand-"  # each section's label: {ref}`mcp-subcommand-call` links to %mcp call
@@ -146,14 +148,6 @@ def render() -> str:
     return "\n".join(parts)
 
 
-def _source_read(app: Any, docname: str, source: list[str]) -> None:
-    if docname != DOCNAME:
-        return
-    if MARKER not in source[0]:
-        raise RuntimeError(f"{docname} must contain the line {MARKER!r} where the reference goes")
-    source[0] = source[0].replace(MARKER, render(), 1)
-
-
 def setup(app: Any) -> dict[str, Any]:
-    app.connect("source-read", _source_read)
+    app.connect("source-read", fill_marker(DOCNAME, MARKER, render))
     return {"parallel_read_safe": True, "parallel_write_safe": True}
