@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,8 +38,8 @@ def test_a_stubborn_server_and_its_child_die_with_the_kernel(tmp_path):
         kernel.run(
             "import mcp_jupyter as mj\n"
             # not registered: closing at exit must not depend on the registry
-            f"a = mj.Connection('a', [{sys.executable!r}, {str(STUBBORN)!r}, {str(pids_file)!r}], mode='legacy').open()\n"
-            f"b = mj.connect('b', [{sys.executable!r}, '-m', 'mcp_jupyter.demo'])\n"
+            f"a = mj.Connection('ks-a', [{sys.executable!r}, {str(STUBBORN)!r}, {str(pids_file)!r}], mode='legacy').open()\n"
+            f"b = mj.connect('ks-b', [{sys.executable!r}, '-m', 'mcp_jupyter.demo'])\n"
             "print(a.alive, b.alive)"
         )
         pids = json.loads(pids_file.read_text())
@@ -52,3 +54,5 @@ def test_a_stubborn_server_and_its_child_die_with_the_kernel(tmp_path):
     assert not alive(pids["server"]), "the server outlived its kernel"
     assert not alive(pids["grandchild"]), "the server's child outlived the kernel"
     assert took < 10, f"shutdown took {took:.1f} s"
+    leftovers = glob.glob(os.path.join(tempfile.gettempdir(), "mcp-jupyter-ks-*.stderr.log"))
+    assert leftovers == [], "stderr files outlived the kernel"
