@@ -71,8 +71,10 @@ def test_clients_that_never_finish_a_request_are_disconnected(handle):
 
 def test_a_real_client_and_a_slow_tool_are_not_cut(handle):
     async def go():
-        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {handle.token}"})
-        async with Client(streamable_http_client(handle.url, http_client=http)) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {handle.token}"}) as http,
+            Client(streamable_http_client(handle.url, http_client=http)) as client,
+        ):
             first = await client.call_tool("pause", {"seconds": 2.5})  # longer than the read deadline
             await asyncio.sleep(1.5)  # an idle keep-alive connection, then another request
             second = await client.call_tool("pause", {"seconds": 0})
