@@ -102,6 +102,11 @@ class HistoryEntry:
         return self._size
 
 
+WIRE_JSON = "_mcpj_wire_json"
+"""Attribute a transport may set on a ``SessionMessage``: the exact JSON bytes it read or will
+write, so the history and the transport serialize each message only once between them."""
+
+
 def _serialize(message: Any) -> bytes:
     """The message's JSON as the transports write it, in one pass of pydantic-core."""
     serializer = getattr(message, "__pydantic_serializer__", None)
@@ -216,7 +221,13 @@ class History:
         entry = HistoryEntry(direction, kind, method, msg_id, now)
         if error is not None:
             entry.error = f"{getattr(error, 'code', '')} {getattr(error, 'message', '')}".strip()
-        self._measure(entry, message)
+        wire = getattr(item, WIRE_JSON, None)
+        self._measure(entry, message, wire)
+        if wire is None and direction == "send" and entry._json is not None:
+            try:  # the transport writes these very bytes instead of serializing the message again
+                setattr(item, WIRE_JSON, entry._json)
+            except (AttributeError, TypeError):
+                pass
         key = (direction, msg_id)
         unsolicited = 0
         with self._lock:
@@ -237,9 +248,10 @@ class History:
         if unsolicited and self.on_unsolicited is not None:
             self.on_unsolicited(msg_id, unsolicited)
 
-    def _measure(self, entry: HistoryEntry, message: Any) -> None:
-        """Serialize the message once; keep its JSON, or a summary when it is too large."""
-        data = _serialize(message)
+    def _measure(self, entry: HistoryEntry, message: Any, wire: bytes | None = None) -> None:
+        """Serialize the message once (or take the bytes the transport has); keep its JSON, or a
+        summary when it is too large."""
+        data = wire if wire is not None else _serialize(message)
         size = entry._size = len(data)
         if size <= self.max_message_bytes or (self.full_capture and size + ENTRY_OVERHEAD <= self._max_bytes):
             entry._json = data

@@ -21,6 +21,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from .history import WIRE_JSON
+
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "stdio_streams", "LineSplitter"]
 
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -112,15 +114,19 @@ def decode_line(line: bytes) -> tuple[str, bool]:
         return line.decode("utf-8", errors="replace"), True
 
 
-def parse_message(text: str) -> Any:
-    """A ``SessionMessage``, or the parse error as a value (the session reports it as garbage)."""
+def parse_message(text: str, line: bytes | None = None) -> Any:
+    """A ``SessionMessage`` (carrying its wire bytes for the history), or the parse error as a value
+    (the session reports it as garbage)."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
 
     try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+        message = SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
     except ValueError as exc:
         return exc
+    if line is not None:
+        setattr(message, WIRE_JSON, line)
+    return message
 
 
 @asynccontextmanager
@@ -170,8 +176,11 @@ async def stdio_streams(
         try:
             async with write_reader:
                 async for session_message in write_reader:
-                    data = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await process.stdin.send((data + "\n").encode("utf-8", errors="replace"))
+                    data = getattr(session_message, WIRE_JSON, None)  # serialized once, by the history
+                    if data is None:
+                        text = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                        data = text.encode("utf-8", errors="replace")
+                    await process.stdin.send(data + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             await read_writer.aclose()  # the server stopped reading: end the session, don't hang it
         finally:
@@ -251,5 +260,5 @@ async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) ->
             "they were replaced by U+FFFD"
         )
     if len(line) >= OFF_LOOP_PARSE_BYTES:
-        return await anyio.to_thread.run_sync(parse_message, text)
-    return parse_message(text)
+        return await anyio.to_thread.run_sync(parse_message, text, None if replaced else line)
+    return parse_message(text, None if replaced else line)
