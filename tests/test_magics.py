@@ -171,3 +171,27 @@ def test_body_expansion_respects_json_strings():
         "items": [1, 2],
         "cost": "$5",
     }
+
+
+def test_call_timeouts_from_the_magic(capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    import mcp_jupyter as mj
+    from mcp_jupyter.demo import create_server
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "mcp_jupyter")
+    mj.connect("magic-limits", create_server(), mode="legacy")
+    try:
+        # the magic reports errors instead of raising them (a traceback would hide the message)
+        assert shell.run_line_magic("mcp", "call magic-limits slow seconds=5 --timeout 0.3") is None
+        assert "no progress for 0.3 s" in capsys.readouterr().err
+        assert (
+            shell.run_line_magic("mcp", "call magic-limits countdown steps=10 delay=0.2 --max-timeout 0.5")
+            is None
+        )
+        assert "max_timeout=0.5 s" in capsys.readouterr().err
+        result = shell.run_line_magic("mcp", "call magic-limits slow seconds=0.5 --timeout 0")  # 0: no limit
+        assert "Slept" in result.text
+    finally:
+        mj.disconnect("magic-limits")

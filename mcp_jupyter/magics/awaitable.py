@@ -25,7 +25,7 @@ async def acall_magic(line: str, namespace: Mapping[str, Any]) -> Any:
     from IPython import get_ipython
 
     from mcp_jupyter.errors import MCPJupyterError
-    from mcp_jupyter.magics.commands import _store, prepare_call, report
+    from mcp_jupyter.magics.commands import _store, limits, prepare_call, report
     from mcp_jupyter.magics.parser import MagicUsageError, parse_command
 
     shell = get_ipython()
@@ -34,8 +34,7 @@ async def acall_magic(line: str, namespace: Mapping[str, Any]) -> Any:
         if command is None:
             return None
         plan = prepare_call(command, None, namespace)
-        kwargs = {"timeout": plan.timeout} if plan.timeout is not None else {}
-        result = await plan.conn.acall(plan.tool, plan.arguments, **kwargs)
+        result = await plan.conn.acall(plan.tool, plan.arguments, **limits(plan))
         return _store(shell, plan.output, result)
     except (MCPJupyterError, MagicUsageError) as exc:
         report(exc)

@@ -78,7 +78,7 @@ def cmd_connect(cmd: Command, shell: Any) -> Any:
     if a.cwd:
         kwargs["cwd"] = a.cwd
     if a.timeout is not None:
-        kwargs["timeout"] = a.timeout
+        kwargs["timeout"] = a.timeout or None  # 0: no limit
     return mj.connect(a.name, target, **kwargs)
 
 
@@ -145,6 +145,7 @@ class CallPlan:
     arguments: dict[str, Any]
     timeout: float | None
     output: str | None
+    max_timeout: float | None = None
 
 
 def _gather_arguments(cmd: Command, cell: str | None, namespace: Mapping[str, Any]) -> dict[str, Any]:
@@ -171,13 +172,18 @@ def prepare_call(cmd: Command, cell: str | None, namespace: Mapping[str, Any]) -
     tool = _lookup(tools, cmd.args.item, "tool", lambda: [t.name for t in tools])
     given = _gather_arguments(cmd, cell, namespace)
     arguments = convert_arguments(given, tool.input_schema, f"tool {tool.name}")
-    return CallPlan(conn, tool.name, arguments, cmd.args.timeout, cmd.args.output)
+    return CallPlan(conn, tool.name, arguments, cmd.args.timeout, cmd.args.output, cmd.args.max_timeout)
 
 
 def execute_call(plan: CallPlan) -> Any:
     """The blocking call on the API (``conn.call``)."""
-    kwargs = {"timeout": plan.timeout} if plan.timeout is not None else {}
-    return plan.conn.call(plan.tool, plan.arguments, **kwargs)
+    return plan.conn.call(plan.tool, plan.arguments, **limits(plan))
+
+
+def limits(plan: CallPlan) -> dict[str, float | None]:
+    """The call's --timeout / --max-timeout as keyword arguments (0 means no limit)."""
+    given = {"timeout": plan.timeout, "max_timeout": plan.max_timeout}
+    return {key: (value or None) for key, value in given.items() if value is not None}
 
 
 def cmd_call(cmd: Command, shell: Any, cell: str | None = None, namespace: Mapping[str, Any] = {}) -> Any:

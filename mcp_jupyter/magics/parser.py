@@ -109,7 +109,12 @@ def build_parsers() -> dict[str, _Parser]:
     c.add_argument("--env", action="append", default=[], metavar="K=V", help="environment for a stdio server")
     c.add_argument("--cwd", metavar="DIR", help="working directory for a stdio server")
     c.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header for a URL")
-    c.add_argument("--timeout", type=float, metavar="S", help="seconds allowed per request")
+    c.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="seconds a request may go without an answer or progress (default 60; 0: no limit)",
+    )
     c.add_argument("--legacy", action="store_true", help="use the legacy (pre-2026) protocol handshake")
     p["servers"] = _parser("servers")
     for name in ("info", "ping", "logs", "stderr", "history"):
@@ -129,7 +134,19 @@ def build_parsers() -> dict[str, _Parser]:
             "--json", metavar="'{...}'", help="arguments as a JSON object (key=value pairs override)"
         )
         _output_option(q)
-    p["call"].add_argument("--timeout", type=float, metavar="S", help="seconds to wait for this call")
+    p["call"].add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="seconds the server may go without answering or reporting progress (each progress "
+        "notification restarts it; default: the connection's, 60; 0: no limit)",
+    )
+    p["call"].add_argument(
+        "--max-timeout",
+        type=float,
+        metavar="S",
+        help="seconds the call may take in all (default: the connection's, 600; 0: no limit)",
+    )
     r = p["read"] = _parser("read")
     r.add_argument("name", help="connection name")
     r.add_argument("uri", help="the resource URI")
