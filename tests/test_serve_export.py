@@ -109,8 +109,10 @@ def test_exported_tutorial_over_stdio_answers_like_the_in_kernel_server(tmp_path
         url, token = kernel.value("[handle.url, handle.token]")
 
         async def both():
-            http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
-            async with Client(streamable_http_client(url, http_client=http)) as live:
+            async with (
+                httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+                Client(streamable_http_client(url, http_client=http)) as live,
+            ):
                 in_kernel = await _observe(live)
             params = StdioServerParameters(command=sys.executable, args=[str(script)], env=CHILD_ENV)
             async with Client(params) as standalone:
@@ -144,10 +146,10 @@ def test_exported_script_serves_streamable_http_with_a_token(tmp_path):
         assert "Serving http://127.0.0.1" in proc.stderr.readline()
 
         async def call():
-            http = httpx2.AsyncClient(headers={"Authorization": "Bearer t0ken"})
-            async with Client(
-                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)
-            ) as client:
+            async with (
+                httpx2.AsyncClient(headers={"Authorization": "Bearer t0ken"}) as http,
+                Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
+            ):
                 return await client.call_tool("double", {"x": 21})
 
         assert asyncio.run(call()).structured_content == {"result": 42}

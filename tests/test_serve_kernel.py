@@ -7,6 +7,7 @@ HTTP requests come from this test process or from node.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -84,9 +85,14 @@ def endpoint(kernel):
     return url, token
 
 
-def sdk_client(url: str, token: str, **kwargs) -> Client:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
-    return Client(streamable_http_client(url, http_client=http), **kwargs)
+@contextlib.asynccontextmanager
+async def sdk_client(url: str, token: str, **kwargs):
+    """An SDK client of the kernel's server (its HTTP client closed with it)."""
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+        Client(streamable_http_client(url, http_client=http), **kwargs) as client,
+    ):
+        yield client
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
