@@ -187,3 +187,18 @@ def test_to_dataframe_says_why_a_result_is_not_a_table():
         result(text="{'a': 1}  # a Python repr, not JSON").to_dataframe()
     with pytest.raises(ValueError, match="no field 'nope'"):
         both.to_dataframe("nope")
+
+
+def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
+    from mcp.server.mcpserver import MCPServer
+
+    conn = mj.connect("empty-prompts", MCPServer("no-prompts"), mode="legacy")  # declares prompts, has none
+
+    def listed() -> int:
+        return len([m for m in conn.history if m.method == "prompts/list" and m.kind == "request"])
+
+    assert len(conn.prompts) == 0
+    before = listed()
+    with pytest.raises(mj.PromptNotFound):
+        conn.prompt("nope")
+    assert listed() - before == 1  # one re-list on the miss; the cached empty listing is not re-fetched

@@ -481,9 +481,10 @@ class Session:
     async def find(self, kind: str, key: str) -> Any:
         """The listed item ``key`` of ``kind``; re-lists once on a miss (the list may have changed),
         then raises the kind's not-found error with suggestions."""
-        listing = self.listings.get(kind) or await self.listing(kind)
-        item = listing.get(key)
-        if item is None:
+        listing = self.listings.get(kind)
+        if listing is None:  # (not `or`: an empty listing is falsy, and still a cached answer)
+            listing = await self.listing(kind)
+        if listing.get(key) is None:
             listing = await self.listing(kind, refresh=True)
         return listing[key]  # raises ToolNotFound / PromptNotFound / ResourceNotFound
 
