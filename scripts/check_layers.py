@@ -38,6 +38,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("app", ["mcp_jupyter", "mcp_jupyter.cli", "mcp_jupyter.__main__"]),
     # the %mcp line/cell magics: the notebook command surface
     ("magics", ["mcp_jupyter.magics.*"]),
+    # the kernel side of the JupyterLab extension: the comm channel, sidebar snapshots, the consent inbox
+    ("lab", ["mcp_jupyter.lab.*"]),
     # ipywidgets / anywidget UI: explorer, forms, consent cards, inbox
     ("widgets", ["mcp_jupyter.widgets.*"]),
     # rich display of results: HTML, tables, content blocks, IPython formatters
@@ -55,6 +57,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter.schema",
             "mcp_jupyter.views",
             "mcp_jupyter._version",
+            "mcp_jupyter.handoff",
         ],
     ),
 ]
@@ -67,6 +70,9 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     ("serve", ["mcp_jupyter.serve.*", "mcp_jupyter.bridge"], ["mcp_jupyter.runtime", "mcp_jupyter.errors"]),
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
     ("demo", ["mcp_jupyter.demo.*"], []),
+    # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
+    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter.handoff
+    ("server_extension", ["mcp_jupyter.server_extension.*"], ["mcp_jupyter.errors", "mcp_jupyter.handoff"]),
 ]
 
 # Explicit exceptions: (importer prefix, imported prefix). A prefix covers that module and everything
