@@ -43,4 +43,6 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
             continue
         routes.extend(module.handlers(base_url))
     web_app.add_handlers(".*$", routes)
-    serverapp.log.info("mcp_jupyter server extension: %d routes under %s%s/", len(routes), base_url, ROUTE_PREFIX)
+    serverapp.log.info(
+        "mcp_jupyter server extension: %d routes under %s%s/", len(routes), base_url, ROUTE_PREFIX
+    )
