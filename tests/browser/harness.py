@@ -82,6 +82,9 @@ class LabServer:
     root_dir: Path
     log_path: Path
     proc: subprocess.Popen = field(repr=False)
+    env: dict[str, str] = field(
+        default_factory=dict, repr=False
+    )  # the server's (and its kernels') environment
 
     def api(self, method: str, path: str) -> bytes:
         """Call the Jupyter REST API (``path`` like "api/sessions") with the lab's token; return the body."""
@@ -146,35 +149,39 @@ def start_lab(workdir: Path) -> LabServer:
 
     Returns once ``/api/status`` answers 200; raises HarnessError (with the lab's log) otherwise.
     """
+    return start_jupyter(
+        workdir,
+        "jupyterlab",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, for reliable readiness checks
+    )
+
+
+def start_jupyter(
+    workdir: Path, module: str = "jupyter_server", *args: str, base_url: str = "/"
+) -> LabServer:
+    """Start ``python -m <module>`` (a Jupyter server app) on 127.0.0.1 with a random port and token.
+
+    It is rooted at ``workdir/root``, with its own config/data/runtime dirs under ``workdir/jupyter``;
+    mcp_jupyter's server extension is enabled by the venv's config, as ``pip install`` leaves it. ``base_url`` is the server's (JupyterHub-like when not
+    "/"). Returns once ``/api/status`` answers 200; raises HarnessError (with the log) otherwise.
+    """
     root_dir = workdir / "root"
     root_dir.mkdir(parents=True, exist_ok=True)
     port, token = free_port(), secrets.token_hex(16)
-    log_path = workdir / "jupyterlab.log"
+    log_path = workdir / f"{module}.log"
+    env = isolated_jupyter_env(workdir / "jupyter")
     command = [
-        sys.executable,
-        "-m",
-        "jupyterlab",
-        "--no-browser",
-        "--allow-root",
-        "--ip",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={root_dir}",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, for reliable readiness checks
-    ]
+        sys.executable, "-m", module, "--no-browser", "--allow-root", "--ip", "127.0.0.1", "--port", str(port),
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        f"--ServerApp.base_url={base_url}",
+        *args,
+    ]  # fmt: skip
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            command,
-            cwd=root_dir,
-            env=isolated_jupyter_env(workdir / "jupyter"),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            command, cwd=root_dir, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
         )
-    lab = LabServer(f"http://127.0.0.1:{port}/", token, root_dir, log_path, proc)
+    lab = LabServer(f"http://127.0.0.1:{port}{base_url}", token, root_dir, log_path, proc, env)
     try:
         wait_until_ready(lab)
     except BaseException:
