@@ -137,3 +137,32 @@ def test_vscode_predefined_variables(tmp_path, monkeypatch):
     )["x"].command[1] == str(Path("/w").resolve())
     with pytest.raises(ConfigError, match=r"\$\{input:token\}, which only VS Code itself can resolve"):
         parse_config({"servers": {"x": {"command": "run", "env": {"T": "${input:token}"}}}})
+
+
+def test_discover_reads_the_well_known_files_and_skips_what_it_cannot_use(tmp_path, monkeypatch):
+    from mcp_jupyter.client.config import config_files, discover
+
+    home, work = tmp_path / "home", tmp_path / "work"
+    (home / ".cursor").mkdir(parents=True)
+    (work / ".vscode").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("UNSET_FOR_DISCOVER", raising=False)
+    (work / "mcp.json").write_text(
+        json.dumps(
+            {"mcpServers": {"demo": DEMO, "needs-env": {**DEMO, "env": {"K": "${UNSET_FOR_DISCOVER}"}}}}
+        )
+    )
+    (work / ".vscode" / "mcp.json").write_text(
+        '{"servers": {"web": {"type": "http", "url": "${workspaceFolder}"}}}'
+    )
+    (home / ".cursor" / "mcp.json").write_text("{ not json")
+    assert config_files(work) == [
+        work / "mcp.json",
+        work / ".vscode" / "mcp.json",
+        home / ".cursor" / "mcp.json",
+    ]
+    found = {spec.name: (path, spec) for path, spec in discover(work)}
+    assert set(found) == {"demo", "web"}  # the unresolvable entry and the broken file are skipped
+    assert found["demo"][1].command == [sys.executable, "-m", "mcp_jupyter.demo"]
+    assert found["web"] == (work / ".vscode" / "mcp.json", found["web"][1])
+    assert found["web"][1].url == str(work.resolve())

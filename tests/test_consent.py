@@ -15,7 +15,7 @@ import pytest
 
 import mcp_jupyter as mj
 from mcp_jupyter import consent
-from mcp_jupyter.consent.frontend import register_presenter
+from mcp_jupyter.consent.frontend import main_thread_blocked, register_presenter
 from mcp_jupyter.demo import create_server
 
 from .llm_endpoint import LLMEndpoint
@@ -168,8 +168,14 @@ def test_an_unanswered_card_is_cancelled_after_the_timeout(demo):
 
 
 def test_a_sync_call_never_shows_an_unclickable_card(demo):
-    """conn.call blocks the kernel's main thread, so no click could land: the card is skipped."""
-    shower = _SilentPresenter()
+    """conn.call blocks the kernel's main thread, so no click could land: a card presenter says it
+    cannot present (as the widget presenter does), and the request falls through to headless."""
+
+    class CardPresenter(_SilentPresenter):
+        def can_present(self, request):
+            return not main_thread_blocked()
+
+    shower = CardPresenter()
     register_presenter(shower)
     assert demo.call("ask_user").structured["action"] == "decline"
     assert shower.shown == [] and consent.audit().iloc[-1]["route"] == "headless"
@@ -236,6 +242,23 @@ def test_roots_are_offered_and_listed_by_the_server(demo, tmp_path: Path):
     assert listed == [{"uri": (tmp_path / "project").resolve().as_uri(), "name": "project"}]
     consent.roots.remove(tmp_path / "project")
     assert demo.call("roots").structured["result"] == []
+
+
+def test_roots_policy_ask_lets_a_person_share_or_refuse_them(demo, tmp_path: Path):
+    (tmp_path / "project").mkdir()
+    consent.roots.add(tmp_path / "project")
+    consent.policy(demo.name, roots="ask")
+    asked = []
+    consent.responder(lambda request: asked.append(request) or consent.accept())
+    listed = demo.call("roots").structured["result"]
+    assert listed == [{"uri": (tmp_path / "project").resolve().as_uri(), "name": "project"}]
+    assert asked[0].feature == "roots" and asked[0].roots == listed
+    assert asked[0].summary == "roots/list: " + listed[0]["uri"]
+    consent.responder(lambda request: consent.decline("not today"))
+    assert "did not share roots" in refusal(demo, "roots")
+    consent.responder(None)
+    assert "did not share roots" in refusal(demo, "roots")  # headless: nobody to ask, declined
+    assert list(consent.audit()["decision"].iloc[-3:]) == ["accept", "decline", "decline"]
 
 
 def test_roots_must_be_existing_directories_and_broad_ones_need_force(tmp_path: Path):

@@ -58,6 +58,23 @@ def test_accepting_the_form_sends_its_value_with_defaults(mode):
     assert outcome.structured == {"action": "accept", "name": "Ada", "color": "blue", "newsletter": False}
 
 
+def test_the_roots_card_lists_the_folders_and_shares_them(tmp_path):
+    conn = mj.connect("cards-roots", create_server(), mode="auto")
+    (tmp_path / "site").mkdir()
+    consent.roots.add(tmp_path / "site")
+    consent.policy(conn.name, roots="ask")
+    shown = {}
+
+    def click(card, request):
+        shown["text"] = card.children[1].value
+        card.accept_button.click()
+
+    register_presenter(CardClicker(click))
+    listed = asyncio.run(conn.acall("roots")).structured["result"]
+    assert listed == [{"uri": (tmp_path / "site").resolve().as_uri(), "name": "site"}]
+    assert (tmp_path / "site").resolve().as_uri() in shown["text"]
+
+
 def test_an_invalid_form_is_not_sent_and_decline_still_works():
     conn = mj.connect("cards-invalid", create_server(), mode="legacy")
     seen = {}

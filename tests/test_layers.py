@@ -119,7 +119,7 @@ def assert_fails_at(package: Path, relpath: str, *expected: str) -> str:
     assert len(lines) == 1, f"expected one violation at {where}\n{output}"
     for text in expected:
         assert text in lines[0], f"{text!r} not in {lines[0]!r}\n{output}"
-    assert "The rule: layers, top to bottom, are app > magics > widgets" in result.stdout
+    assert "The rule: layers, top to bottom, are app > magics > lab > widgets" in result.stdout
     return lines[0]
 
 

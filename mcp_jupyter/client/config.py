@@ -17,7 +17,15 @@ from typing import Any
 
 from ..errors import ConfigError, did_you_mean
 
-__all__ = ["ServerSpec", "load_config", "parse_config", "expand_env"]
+__all__ = [
+    "ServerSpec",
+    "load_config",
+    "parse_config",
+    "parse_servers_section",
+    "expand_env",
+    "config_files",
+    "discover",
+]
 
 _REF = re.compile(r"\$\{([^}]*)\}")
 _ENV_REF = re.compile(r"^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$")
@@ -153,13 +161,20 @@ def parse_config(
     """Parse a loaded config (``{"mcpServers": {...}}``, ``{"servers": {...}}`` or a bare mapping).
 
     ``workspace`` is what ``${workspaceFolder}`` means (default: the current directory)."""
+    servers = parse_servers_section(data, source)
+    predefined = vscode_variables(workspace)
+    return {name: _entry_to_spec(name, entry, environ, predefined) for name, entry in servers.items()}
+
+
+def parse_servers_section(data: Any, source: str = "config") -> dict[str, Any]:
+    """The name -> entry mapping of a loaded config (``mcpServers``, ``servers``, VS Code's
+    settings ``mcp.servers``, or a bare mapping of entries), not yet resolved."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a JSON object with 'mcpServers' or 'servers'")
     servers = data.get("mcpServers", data.get("servers"))
     if servers is None:
-        if "mcp" in data and isinstance(
-            data["mcp"], dict
-        ):  # VS Code settings.json: {"mcp": {"servers": ...}}
+        # VS Code's settings.json: {"mcp": {"servers": ...}}
+        if "mcp" in data and isinstance(data["mcp"], dict):
             servers = data["mcp"].get("servers")
         elif all(isinstance(v, dict) and ("command" in v or "url" in v) for v in data.values()) and data:
             servers = data
@@ -167,8 +182,7 @@ def parse_config(
         raise ConfigError(
             f"{source}: no 'mcpServers' (Claude Desktop/Cursor) or 'servers' (VS Code) object found"
         )
-    predefined = vscode_variables(workspace)
-    return {name: _entry_to_spec(name, entry, environ, predefined) for name, entry in servers.items()}
+    return servers
 
 
 def load_config(
@@ -188,17 +202,68 @@ def load_config(
         raise ConfigError(
             f"no config file at {str(file)!r}; pass the path of an mcp.json / claude_desktop_config.json"
         )
+    return parse_config(_read_json(file), environ=environ, source=str(file), workspace=workspace)
+
+
+def _read_json(file: Path) -> Any:
+    """The JSON in ``file`` (``//`` and ``/* */`` comments and trailing commas allowed)."""
     text = file.read_text(encoding="utf-8")
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError:
         try:
-            data = json.loads(_strip_jsonc(text))
+            return json.loads(_strip_jsonc(text))
         except json.JSONDecodeError as exc:
             raise ConfigError(
                 f"{file}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
             ) from None
-    return parse_config(data, environ=environ, source=str(file), workspace=workspace)
+
+
+def config_files(workspace: str | os.PathLike | None = None) -> list[Path]:
+    """The well-known MCP config files that exist, in this order: the workspace's (default: the
+    current directory, a notebook's folder) ``mcp.json``, ``.vscode/mcp.json``, ``.cursor/mcp.json``;
+    then the user's Cursor ``~/.cursor/mcp.json``, Claude Desktop's ``claude_desktop_config.json``
+    and VS Code's user ``mcp.json`` (macOS, Windows and Linux locations)."""
+    folder = Path(workspace).expanduser() if workspace is not None else Path.cwd()
+    home = Path.home()
+    appdata = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    user_dirs = [home / "Library" / "Application Support", appdata, home / ".config"]
+    candidates = [
+        folder / "mcp.json",
+        folder / ".vscode" / "mcp.json",
+        folder / ".cursor" / "mcp.json",
+        home / ".cursor" / "mcp.json",
+        *(base / "Claude" / "claude_desktop_config.json" for base in user_dirs),
+        *(base / "Code" / "User" / "mcp.json" for base in user_dirs),
+    ]
+    found: list[Path] = []
+    for path in candidates:
+        try:
+            if path.is_file() and path.resolve() not in {f.resolve() for f in found}:
+                found.append(path)
+        except OSError:  # an unreadable folder is a file we cannot use
+            continue
+    return found
+
+
+def discover(workspace: str | os.PathLike | None = None) -> list[tuple[Path, ServerSpec]]:
+    """Every server configured in :func:`config_files`, as (file, spec). Never raises: a file that
+    cannot be read, or one entry that cannot be resolved (an unset ``${env:VAR}``), is skipped."""
+    found: list[tuple[Path, ServerSpec]] = []
+    for file in config_files(workspace):
+        try:
+            data = _read_json(file)
+            servers = parse_servers_section(data)
+        except (ConfigError, OSError, UnicodeDecodeError):
+            continue
+        where = file.resolve().parent.parent if file.resolve().parent.name == ".vscode" else workspace
+        for name, entry in servers.items():
+            try:
+                spec = parse_config({"mcpServers": {name: entry}}, source=str(file), workspace=where)[name]
+            except ConfigError:
+                continue
+            found.append((file, spec))
+    return found
 
 
 def select(specs: dict[str, ServerSpec], names: list[str] | None) -> list[ServerSpec]:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .audit_log import AuditLog
-from .frontend import StdinUnavailable, main_thread_blocked, presenter, stdin_available, stdin_prompt
+from .frontend import StdinUnavailable, presenter, stdin_available, stdin_prompt
 from .policy_book import Policy, PolicyBook, RateLimiter
 from .providers import Provider, as_provider, choose_model
 from .requests import ConsentRequest, Decision, accept, approve, cancel, decline
@@ -236,7 +236,8 @@ class Broker:
 
     # -- roots ---------------------------------------------------------------------------------
     async def list_roots(self, server: str) -> Any:
-        """Answer ``roots/list`` with the roots configured for ``server`` (or an error when denied)."""
+        """Answer ``roots/list`` with the roots configured for ``server``; an error when denied, or
+        when a person asked (policy ``ask``) did not share them."""
         from mcp_types import ErrorData, ListRootsResult, Root
 
         policy = self.policies.get(server, "roots")
@@ -249,8 +250,31 @@ class Broker:
                 code=USER_REJECTED, message=f"too many roots requests (limit {policy.rate_limit})"
             )
         entries = _roots.for_server(server)
+        if policy.mode == "ask":
+            return await self._ask_roots(ConsentRequest(server, "roots", entries), policy)
         self.log.record(server, "roots", "roots/list", "allow", "policy", detail=f"{len(entries)} root(s)")
         return ListRootsResult(roots=[Root(uri=e.uri, name=e.name) for e in entries])
+
+    async def _ask_roots(self, request: ConsentRequest, policy: Policy) -> Any:
+        """Policy ``ask`` for roots: a person (card, sidebar, prompt) decides whether to share them."""
+        from mcp_types import ErrorData, ListRootsResult, Root
+
+        try:
+            decision = await self._first_decision(request, policy, allow=accept())
+            request.finish(decision)
+            self.log.record(
+                request.server,
+                "roots",
+                request.summary,
+                decision.action,
+                request.route,
+                detail=decision.reason,
+            )
+            if decision.action != "accept":
+                return ErrorData(code=USER_REJECTED, message="the user did not share roots with this server")
+            return ListRootsResult(roots=[Root(uri=r["uri"], name=r["name"]) for r in request.roots])
+        finally:
+            self._done(request)
 
     # -- shared steps --------------------------------------------------------------------------
     def _refusal(self, request: ConsentRequest, policy: Policy) -> Any:
@@ -304,9 +328,8 @@ class Broker:
         return _as_decision(request, result)
 
     async def _ask_person(self, request: ConsentRequest, policy: Policy, allow: Decision | None) -> Decision:
-        shower = presenter()
-        blocked = main_thread_blocked()
-        if shower is not None and not blocked and shower.can_present(request):
+        shower = presenter()  # says itself whether a person can answer now (a blocked cell takes no clicks)
+        if shower is not None and shower.can_present(request):
             request.route = "card"
             self._announce(request)
             shower.present(request)
@@ -375,6 +398,12 @@ def _as_decision(request: ConsentRequest, result: Any) -> Decision:
 def _stdin_decision(request: ConsentRequest, timeout: float) -> Decision:
     """Ask at the stdin prompt (runs in a worker thread while the main thread is blocked)."""
     header = f"[mcp consent] server {request.server!r} "
+    if request.feature == "roots":
+        listed = "\n".join(f"  {r['uri']}" for r in request.roots) or "  (none)"
+        reply = stdin_prompt(
+            f"{header}asks for your roots:\n{listed}\nshare them? [y]es / [N]o: ", timeout=timeout
+        )
+        return accept() if reply.strip().lower() in ("y", "yes") else decline("declined at the prompt")
     if request.feature == "sampling":
         lines = [f"{m['role']}: {m.get('text') or '[' + m['type'] + ']'}" for m in request.messages]
         system = f"system prompt: {request.system_prompt}\n" if request.system_prompt else ""

@@ -104,7 +104,8 @@ class ConsentRequest:
     Read-only views of the request: :attr:`messages` (dicts with ``role``, ``type`` and ``text`` or
     ``data``/``mime_type``), :attr:`system_prompt`, :attr:`include_context`,
     :attr:`model_preferences`, :attr:`max_tokens`, :attr:`temperature`, :attr:`stop_sequences`
-    (sampling); :attr:`message`, :attr:`schema`, :attr:`url`, :attr:`mode` (elicitation).
+    (sampling); :attr:`message`, :attr:`schema`, :attr:`url`, :attr:`mode` (elicitation);
+    :attr:`roots` (``[{"uri", "name"}]``: what a ``roots/list`` under policy ``ask`` would share).
     :attr:`state` moves ``waiting`` -> (sampling: ``generating`` -> ``review``) -> ``done``;
     listeners added with :meth:`on_change` are called (on any thread) after each change.
     """
@@ -130,6 +131,8 @@ class ConsentRequest:
         self._early: Decision | None = None
         if feature == "sampling":
             self._read_sampling(params)
+        elif feature == "roots":
+            self._read_roots(params)
         else:
             self._read_elicitation(params)
 
@@ -150,6 +153,7 @@ class ConsentRequest:
             else {}
         )
         self.max_tokens: int = p.max_tokens
+        self.roots = []
         self.temperature: float | None = p.temperature
         self.stop_sequences: list[str] = list(p.stop_sequences or [])
         self.message = ""
@@ -159,7 +163,8 @@ class ConsentRequest:
 
     def _read_elicitation(self, p: Any) -> None:
         self.mode = getattr(p, "mode", None) or "form"
-        self.message = p.message
+        self.message = getattr(p, "message", "")
+        self.roots: list[dict[str, Any]] = []
         self.url = getattr(p, "url", None)
         self.elicitation_id = getattr(p, "elicitation_id", None)
         schema = getattr(p, "requested_schema", None)
@@ -171,6 +176,13 @@ class ConsentRequest:
         self.max_tokens = 0
         self.temperature = None
         self.stop_sequences = []
+
+    def _read_roots(self, entries: Any) -> None:
+        """A ``roots/list`` under policy ``ask``: ``entries`` are the roots that would be shared."""
+        self._read_elicitation(None)
+        self.mode = "roots"
+        self.roots = [{"uri": e.uri, "name": e.name} for e in entries]
+        self.message = "share these folders (roots) with the server?"
 
     @property
     def asks_for_secret(self) -> bool:
@@ -192,6 +204,8 @@ class ConsentRequest:
             text = " | ".join(texts)
         elif self.mode == "url":
             text = f"{self.message} <{self.url}>"
+        elif self.feature == "roots":
+            text = "roots/list: " + (", ".join(r["uri"] for r in self.roots) or "no roots")
         else:
             text = f"{self.message} {sorted((self.schema.get('properties') or {}).keys())}"
         text = " ".join(str(text).split())
@@ -237,7 +251,7 @@ class ConsentRequest:
         return self.decide(Decision("answer", content=draft if text is None else str(text)))
 
     def accept(self, content: dict | None = None) -> bool:
-        """Elicitation: accept with this content."""
+        """Elicitation: accept with this content. Roots: share them."""
         return self.decide(accept(content))
 
     def decline(self, reason: str = "") -> bool:

@@ -24,11 +24,16 @@ Tools (arguments in call order; ``=`` marks a default):
 - ``slow(seconds: float = 5.0)`` -> sleeps; a cancelled call is counted in ``demo://status``.
 - ``crash(exit_code: int = 1)`` -> the server process exits at once (only when run as its own
   process; in-process it refuses, with an ``isError`` result, so it cannot kill your kernel).
+- ``add_tool(name: str = "shout")`` -> adds a tool ``name`` (``text`` -> ``TEXT``) and tells clients
+  the tool list changed (``notifications/tools/list_changed``; a ``subscriptions/listen`` event in
+  2026-07-28); adding a name that exists is an ``isError`` result.
 - ``increment(by: int = 1)`` -> structured ``{"result": new value}``; bumps ``demo://counter`` and notifies
   its subscribers (``resources/subscribe`` in 2025, ``subscriptions/listen`` in 2026-07-28).
 - ``ask_user(question: str = "Tell us about yourself")`` -> elicits a form ``{name: str, color:
   "red"|"green"|"blue", newsletter: bool = false}``; returns structured ``FormOutcome`` ``{action,
   name, color, newsletter}`` (decline and cancel are results, not errors).
+- ``greet()`` -> elicits ``{name: str}`` ("What is your name?") and returns the text
+  ``Hello, <name>! Welcome to the MCP demo server.`` (a decline or cancel gets a greeting too).
 - ``summarize(text: str, max_words: int = 30)`` -> asks the client's LLM (sampling); returns
   structured ``Summary`` ``{summary, model, stop_reason}``.
 - ``roots()`` -> asks the client for its roots; returns structured ``{"result": [{uri, name}]}``.
@@ -48,9 +53,11 @@ Prompts: ``review_code(code: str, language: str)`` (``language`` completes by pr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import re
 import statistics
 import sys
 import warnings
@@ -104,6 +111,7 @@ from mcp_jupyter.demo._png import disc_png, logo_png, parse_color
 from mcp_jupyter.demo.models import (
     CreatedUser,
     FormOutcome,
+    Name,
     Profile,
     RootInfo,
     Row,
@@ -166,6 +174,7 @@ def create_server(*, allow_crash: bool = False) -> MCPServer:
     _add_basic_tools(server)
     _add_content_tools(server)
     _add_behaviour_tools(server, state)
+    _add_list_changing_tool(server)
     _add_client_feature_tools(server)
     _add_resources(server, state)
     _add_prompts(server)
@@ -366,6 +375,30 @@ def _add_behaviour_tools(server: MCPServer, state: DemoState) -> None:
         return state.counter
 
 
+def _add_list_changing_tool(server: MCPServer) -> None:
+    """`add_tool`: a server-side change of the tool list, for clients that show it live."""
+
+    @server.tool(title="Add a tool", annotations=ToolAnnotations(open_world_hint=False))
+    async def add_tool(
+        ctx: Context,
+        name: Annotated[str, Field(description="The new tool's name (letters, digits, _ and -)")] = "shout",
+    ) -> str:
+        """Add a tool called `name` that upper-cases its `text`, and notify clients that the tool list changed."""
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]{0,63}", name):
+            raise ToolError("name must be 1-64 letters, digits, _ or -, starting with a letter or _.")
+        if name in {tool.name for tool in await server.list_tools()}:
+            raise ToolError(f"there is already a tool called {name!r}.")
+
+        def upper(text: Annotated[str, Field(description="Text to upper-case")]) -> str:
+            return text.upper()
+
+        server.add_tool(upper, name=name, title=f"Upper-case ({name})", description="Upper-cases `text`.")
+        await ctx.notify_tools_changed()  # 2026-07-28 `subscriptions/listen` streams
+        with contextlib.suppress(Exception):  # 2025-era sessions get the notification directly
+            await ctx.session.send_tool_list_changed()
+        return f"Added the tool {name!r}."
+
+
 def _is_logged(level: LoggingLevel, threshold: LoggingLevel) -> bool:
     return _LOG_LEVELS.index(level) >= _LOG_LEVELS.index(threshold)
 
@@ -384,6 +417,11 @@ async def _notify_counter_changed(ctx: Context, state: DemoState) -> None:
 def _profile_form(question: str) -> Elicit[Profile]:
     """Resolver for `ask_user`: elicit the `Profile` form with the caller's question as message."""
     return Elicit(question, Profile)
+
+
+def _name_form() -> Elicit[Name]:
+    """Resolver for `greet`: elicit the user's name."""
+    return Elicit("What is your name?", Name)
 
 
 def _summary_request(text: str, max_words: int) -> Sample:
@@ -417,6 +455,13 @@ def _add_client_feature_tools(server: MCPServer) -> None:
         if answer.action != "accept":
             return FormOutcome(action=answer.action)
         return FormOutcome(action="accept", **answer.data.model_dump())
+
+    @server.tool(title="Greet the user", annotations=_READ_ONLY, structured_output=False)
+    def greet(*, answer: Annotated[ElicitationResult[Name], Resolve(_name_form)]) -> str:
+        """Ask for the user's name (elicitation) and greet them."""
+        if answer.action != "accept":
+            return f"Hello, whoever you are (you chose to {answer.action})."
+        return f"Hello, {answer.data.name}! Welcome to the MCP demo server."
 
     @server.tool(title="Summarize with the client's LLM", annotations=_READ_ONLY)
     def summarize(

@@ -71,6 +71,12 @@ class Profile(BaseModel):
     newsletter: bool = Field(default=False, description="Subscribe to the newsletter?")
 
 
+class Name(BaseModel):
+    """The form `greet` elicits: just a name."""
+
+    name: str = Field(description="Your name")
+
+
 class FormOutcome(BaseModel):
     """What `ask_user` returns: the user's decision and, when accepted, the answers."""
 

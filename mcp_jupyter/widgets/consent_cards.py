@@ -33,14 +33,22 @@ from urllib.parse import urlsplit
 
 import ipywidgets as W
 
-from mcp_jupyter.consent.frontend import current_cell_parent, kernel, register_presenter
+from mcp_jupyter.consent.frontend import current_cell_parent, kernel, main_thread_blocked, register_presenter
 from mcp_jupyter.consent.requests import ConsentRequest
 from mcp_jupyter.display.html import clip, esc
 
 from . import style
 from .submit import SubmitButton, iter_widgets
 
-__all__ = ["ConsentCard", "SamplingCard", "ElicitationCard", "WidgetPresenter", "show_cards_in", "card_for"]
+__all__ = [
+    "ConsentCard",
+    "SamplingCard",
+    "ElicitationCard",
+    "RootsCard",
+    "WidgetPresenter",
+    "show_cards_in",
+    "card_for",
+]
 
 _TEXT_LIMIT = 20_000
 _MEDIA_LIMIT = 4_000_000  # base64 characters; bigger media are described, not decoded
@@ -342,6 +350,29 @@ class ElicitationCard(ConsentCard):
         return [*extra, *super().controls()]
 
 
+class RootsCard(ConsentCard):
+    """A ``roots/list`` under policy ``ask``: the folders that would be shared; Share, Decline, Cancel."""
+
+    kind = "asks which folders it may use (roots)"
+
+    def body(self) -> list[W.Widget]:
+        """The roots to share and the buttons."""
+        rows = "".join(
+            f"<li><code>{clip(r['uri'], 1000)}</code> {clip(r.get('name') or '', 200)}</li>"
+            for r in self.request.roots
+        )
+        listing = W.HTML(f"<div>Share these roots with the server?<ul>{rows or '<li>(none)</li>'}</ul></div>")
+        listing.add_class("mcpj-consent-roots")
+        self.accept_button = _button("Share", "mcpj-consent-approve", "success", "check")
+        self.accept_button.add_class("mcpj-consent-accept")
+        self.accept_button.on_click(lambda _b: self.request.accept())
+        return [self.header, listing, W.HBox([self.accept_button, self.decline_button, self.cancel_button])]
+
+    def controls(self) -> list[W.Widget]:
+        """The buttons."""
+        return [self.accept_button, *super().controls()]
+
+
 def _media_widget(kind: str, message: dict) -> W.Widget:
     """An image or audio player for base64 media, size-checked before decoding."""
     data = str(message.get("data", ""))
@@ -364,7 +395,8 @@ def _media_widget(kind: str, message: dict) -> W.Widget:
 
 def card_for(request: ConsentRequest) -> ConsentCard:
     """The card widget for ``request``."""
-    return SamplingCard(request) if request.feature == "sampling" else ElicitationCard(request)
+    cards = {"sampling": SamplingCard, "roots": RootsCard}
+    return cards.get(request.feature, ElicitationCard)(request)
 
 
 # -- where cards go ----------------------------------------------------------------------------
@@ -420,10 +452,11 @@ class WidgetPresenter:
     """The consent core's UI: cards in a tool form's output, the running cell, or the inbox."""
 
     def can_present(self, request: ConsentRequest) -> bool:
-        """A person can click a card now: a widget frontend is connected and the card has a place."""
+        """A person can click a card now: a widget frontend is connected, the card has a place, and
+        the main thread is not blocked in a sync call (it would not process the click)."""
         from .inbox import Inbox
 
-        if not frontend_renders_widgets():
+        if not frontend_renders_widgets() or main_thread_blocked():
             return False
         return (
             _target_for(request.server) is not None or current_cell_parent() is not None or Inbox.on_screen()

@@ -1,0 +1,135 @@
+"""Consent through the JupyterLab channel: the sidebar's inbox answers requests while a cell blocks.
+
+While a frontend is connected to the channel, :class:`ChannelPresenter` is the consent core's
+presenter: every request that needs a person is listed in the sidebar's inbox (the ``inbox`` of
+each snapshot) and, where a card can be clicked (an awaiting cell, a tool form, an on-screen
+inbox widget), also shown as a card. An ``answer`` message from the frontend decides it
+(:func:`answer`); whichever answer comes first wins, and the request leaves every view. Unlike a
+card's click, the answer arrives on the channel's subshell thread, so it is handled while the
+kernel's main thread is blocked in ``conn.call(...)`` or ``%%mcp call``.
+
+Answers (``{"type": "answer", "id", "action": "accept"|"decline"|"cancel", "content": {...}}``):
+
+- elicitation ``accept``: ``content`` is the form's values; schema defaults fill omitted fields and
+  the result is validated as the card validates; a wrong answer is refused with an
+  ``answer.error`` message (``{"type": "answer.error", "id", "errors": [{"path", "message"}]}``)
+  and the request keeps waiting. URL mode: ``accept`` means the person opened the URL.
+- sampling ``accept`` while ``state`` is ``waiting``: approve, with optional edits
+  ``{"messages": [...], "system_prompt": str, "model": str}``; with the human provider
+  (``needs_human``) ``{"text": ...}`` is the reply. While ``state`` is ``review`` (the model's
+  ``draft`` is in the payload): send it, or ``{"text": ...}`` instead.
+- roots ``accept``: share the listed roots (``payload.roots``) with the server.
+- ``decline`` / ``cancel``: as the card's buttons.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from mcp_jupyter.consent.frontend import Presenter, main_thread_blocked, presenter, register_presenter
+from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.schema import apply_defaults, iter_field_errors, make_validator
+
+__all__ = ["ChannelPresenter", "install_presenter", "answer"]
+
+
+class ChannelPresenter:
+    """The consent presenter while the channel is live: the sidebar's inbox, plus a card when one can
+    be clicked (``cards``: the widget presenter, or None without ipywidgets)."""
+
+    def __init__(self, cards: Presenter | None) -> None:
+        self.cards = cards
+
+    def can_present(self, request: ConsentRequest) -> bool:
+        """True when the sidebar can answer now (while a cell blocks, only over a subshell), or a card
+        can be clicked now."""
+        from . import channel
+
+        sidebar = channel.is_live() and (channel.answers_while_blocked() or not main_thread_blocked())
+        return sidebar or (self.cards is not None and self.cards.can_present(request))
+
+    def present(self, request: ConsentRequest) -> None:
+        """List ``request`` in the inbox (the next snapshot) and show a card where one can be clicked."""
+        from . import channel
+
+        request.on_change(lambda _r: channel.changed())  # generating, review, done: the views follow
+        channel.changed()
+        if self.cards is not None and self.cards.can_present(request):
+            self.cards.present(request)
+
+
+_installed: ChannelPresenter | None = None
+_install_lock = threading.Lock()
+
+
+def install_presenter() -> None:
+    """Make :class:`ChannelPresenter` the consent presenter, wrapping the widget cards' presenter.
+
+    The widgets are loaded first (they register their presenter when imported), so a later first
+    use of a widget cannot replace this one.
+    """
+    global _installed
+    with _install_lock:
+        current = presenter()  # loads the UI in a kernel, which registers the cards' presenter
+        if _installed is not None and current is _installed:
+            return
+        _installed = ChannelPresenter(current)
+        register_presenter(_installed)
+
+
+_answered: set[tuple[str, str]] = set()  # (request id, state): duplicates of an answer are ignored
+_answered_lock = threading.Lock()
+
+
+def answer(data: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Decide the waiting request ``data["id"]`` from an ``answer`` message (any thread).
+
+    Returns None when the answer was taken (or came too late: another view answered first), else the
+    problems to show (``[{"path": [...], "message": ...}]``).
+    """
+    from mcp_jupyter.consent.core import broker
+
+    request = next((r for r in broker.pending() if r.id == data.get("id")), None)
+    if request is None or request.state == "done":
+        return None  # answered elsewhere, timed out, or the call ended: the snapshot says so
+    action = data.get("action")
+    content = data.get("content") if isinstance(data.get("content"), dict) else {}
+    if action not in ("accept", "decline", "cancel"):
+        return [{"path": [], "message": f"unknown action {action!r}: use accept, decline or cancel"}]
+    if action == "accept" and request.state == "generating":
+        return None  # already approved; the model's draft comes next, for review
+    if action == "accept" and request.feature == "elicitation" and request.mode != "url":
+        content = apply_defaults(request.schema, dict(content))
+        problems = [
+            {"path": path, "message": error.message[:300]}
+            for path, error in iter_field_errors(make_validator(request.schema), content)
+        ][:20]
+        if problems:
+            return problems
+    with _answered_lock:
+        key = (request.id, request.state)
+        if key in _answered:
+            return None
+        _answered.add(key)
+    _decide(request, action, content)
+    return None
+
+
+def _decide(request: ConsentRequest, action: str, content: dict[str, Any]) -> None:
+    if action == "decline":
+        request.decline("declined in JupyterLab")
+    elif action == "cancel":
+        request.cancel("cancelled in JupyterLab")
+    elif request.feature == "elicitation":
+        request.accept(content if request.mode != "url" else None)
+    elif request.feature == "roots":
+        request.accept()
+    elif request.state == "review":
+        text = content.get("text")
+        request.send(None if text is None else str(text))
+    elif request.needs_human:
+        request.answer(str(content.get("text", "")))
+    else:
+        edits = {k: content[k] for k in ("messages", "system_prompt", "model") if content.get(k) is not None}
+        request.approve(**edits)
