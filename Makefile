@@ -3,6 +3,7 @@
 #   make lab        create .venv, install the project, open notebooks/01-getting-started.ipynb in JupyterLab
 #   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
 #   make fast-test  the suite without the browser tests
+#   make labext     build the JupyterLab extension (labextension/, TypeScript) into mcp_jupyter/labextension
 #   make lint       ruff check + ruff format --check + the import-layer contract (scripts/check_layers.py)
 #   make bench      run every benchmarks/bench_*.py script
 #   make docs       build the documentation site into docs/_build/html (tutorials executed; fails on any warning)
@@ -22,11 +23,15 @@ CHROMIUM := /usr/bin/chromium
 NOTEBOOK := notebooks/01-getting-started.ipynb
 PYTEST_ARGS ?=
 DOCS_OUT := docs/_build/html
+# The JupyterLab extension's sources and its build output (see "The JupyterLab extension" below).
+LABEXT_DIR := labextension
+LABEXT := mcp_jupyter/labextension/static/style.js
+LABEXT_SRC := $(shell find $(LABEXT_DIR)/src $(LABEXT_DIR)/style -type f 2>/dev/null) $(LABEXT_DIR)/tsconfig.json
 
-.PHONY: help lab test fast-test lint bench docs chromium node-check clean
+.PHONY: help lab test fast-test lint bench docs chromium node-check clean labext labext-test
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# *//'
+	@sed -n '3,10p' Makefile | sed 's/^# *//'
 
 # ---------------------------------------------------------------------------------------------------------
 # Environment
@@ -36,12 +41,12 @@ $(PY):
 
 # The kernelspec is installed into the venv (--sys-prefix) with an absolute interpreter path, so notebooks
 # run by JupyterLab and nbclient always use this venv's Python, whatever kernels the user has elsewhere.
-$(STAMPS)/lab: pyproject.toml | $(PY)
+$(STAMPS)/lab: pyproject.toml $(LABEXT) | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[lab]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@
 
-$(STAMPS)/test: pyproject.toml | $(PY)
+$(STAMPS)/test: pyproject.toml $(LABEXT) | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@
@@ -63,17 +68,35 @@ $(MCP1_VENV)/.stamp: tests/servers/requirements-mcp1.txt
 
 node-check:
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
-	  echo "Node.js 20+ and npm are needed for the reference MCP servers used by the tests." >&2; \
+	  echo "Node.js 20+ and npm are needed to build the JupyterLab extension and for the tests' MCP servers." >&2; \
 	  echo "Install them (e.g. 'apt-get install -y nodejs npm' or https://nodejs.org) and rerun make." >&2; \
 	  exit 1; }
 	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
-	  echo "Node.js $$(node --version) is too old: the pinned MCP servers need Node.js 20 or newer." >&2; exit 1; }
+	  echo "Node.js $$(node --version) is too old: the extension build and the pinned MCP servers need Node.js 20+." >&2; exit 1; }
 
 # --ignore-scripts: the pinned packages need no install scripts, and we do not run code from the registry
 # at install time.
 node_modules/.stamp: package.json package-lock.json | node-check
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# The JupyterLab extension: TypeScript in labextension/ (its own package.json/package-lock.json), built into
+# mcp_jupyter/labextension, which the wheel ships as share/jupyter/labextensions/mcp-jupyter-labextension. The pip
+# install below depends on the build, so a rebuilt extension is copied into the venv; pip's build hook (hatch-
+# jupyter-builder) then finds the build newer than labextension/src and does not build again.
+$(LABEXT_DIR)/node_modules/.stamp: $(LABEXT_DIR)/package.json $(LABEXT_DIR)/package-lock.json | node-check
+	cd $(LABEXT_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(LABEXT): $(LABEXT_DIR)/node_modules/.stamp $(LABEXT_SRC)
+	cd $(LABEXT_DIR) && npm run --silent build:prod >/dev/null
+	@touch $@
+
+labext: $(LABEXT)
+
+# The extension's TypeScript unit tests (vitest): code generation, schema -> form, snapshot -> view.
+labext-test: $(LABEXT_DIR)/node_modules/.stamp
+	cd $(LABEXT_DIR) && npx vitest run
 
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -91,10 +114,10 @@ chromium:
 lab: $(STAMPS)/lab
 	scripts/lab.sh $(NOTEBOOK)
 
-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium
+test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium labext-test
 	$(PY) -m pytest -ra --durations=10 $(PYTEST_ARGS)
 
-fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp
+fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp labext-test
 	$(PY) -m pytest -ra -m "not browser" $(PYTEST_ARGS)
 
 lint: $(STAMPS)/test
@@ -119,3 +142,4 @@ docs: $(STAMPS)/docs node_modules/.stamp
 
 clean:
 	rm -rf $(VENV) $(MCP1_VENV) node_modules .pytest_cache .ruff_cache docs/_build
+	rm -rf $(LABEXT_DIR)/node_modules $(LABEXT_DIR)/lib $(LABEXT_DIR)/tsconfig.tsbuildinfo mcp_jupyter/labextension

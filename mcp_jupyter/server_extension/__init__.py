@@ -6,6 +6,7 @@ It runs inside the Jupyter server process, never in a kernel, and adds routes un
 - ``oauth/callback``: where an authorization server sends the browser back after a sign-in started
   by a kernel (``mj.connect(url, auth=...)``); the code is handed to that kernel (see
   :mod:`mcp_jupyter.handoff`).
+- ``ping``: answers 200 so the JupyterLab extension knows this extension is enabled.
 - ``apps/...``: the sandbox route MCP Apps are rendered from (an opaque origin, a strict CSP).
 
 Each submodule exposes ``handlers(base_url) -> list[(pattern, handler, kwargs)]``. It is enabled by
@@ -23,7 +24,7 @@ __all__ = ["ROUTE_PREFIX", "ROUTE_MODULES"]
 ROUTE_PREFIX = "mcp-jupyter"
 
 #: Submodules contributing routes; a missing one is skipped, so each feature lands on its own.
-ROUTE_MODULES = ("oauth", "apps")
+ROUTE_MODULES = ("oauth", "apps", "ping")
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:

@@ -1,0 +1,187 @@
+/**
+ * Elicitation forms: the requested JSON schema as a list of fields, and typed values back (pure).
+ *
+ * MCP restricts `requestedSchema` to a flat object of primitives: string (with `format`, length
+ * limits), number, integer (with bounds), boolean, and enums (`enum` + optional `enumNames`, or
+ * `oneOf` of `{const, title}`; an array of such items is a multi-select). Anything else becomes a
+ * text field whose content is parsed as JSON, so no request is unanswerable.
+ */
+
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
+
+export interface IOption {
+  value: unknown;
+  label: string;
+}
+
+export interface IFieldModel {
+  key: string;
+  label: string;
+  description: string;
+  kind: FieldKind;
+  required: boolean;
+  options: IOption[];
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  default?: unknown;
+}
+
+/** A raw value as held by an input: text, a checkbox state, or selected option indexes. */
+export type RawValue = string | boolean | number[];
+
+function options(schema: any): IOption[] | null {
+  if (Array.isArray(schema?.enum)) {
+    const names: unknown[] = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    return schema.enum.map((value: unknown, i: number) => ({
+      value,
+      label: String(names[i] ?? value)
+    }));
+  }
+  const choices = schema?.oneOf ?? schema?.anyOf;
+  if (Array.isArray(choices) && choices.length && choices.every((c: any) => c && 'const' in c)) {
+    return choices.map((c: any) => ({ value: c.const, label: String(c.title ?? c.const) }));
+  }
+  return null;
+}
+
+/** The fields of an elicitation's `requested_schema`, in the schema's property order. */
+export function formModel(schema: any): IFieldModel[] {
+  const properties = schema && typeof schema.properties === 'object' ? schema.properties : {};
+  const required: string[] = Array.isArray(schema?.required) ? schema.required : [];
+  return Object.keys(properties).map(key => {
+    const prop = properties[key] ?? {};
+    const field: IFieldModel = {
+      key,
+      label: String(prop.title ?? key),
+      description: String(prop.description ?? ''),
+      kind: 'json',
+      required: required.includes(key),
+      options: [],
+      default: prop.default
+    };
+    const single = options(prop);
+    const multi = prop.type === 'array' ? options(prop.items) : null;
+    if (single) {
+      field.kind = 'enum';
+      field.options = single;
+    } else if (multi) {
+      field.kind = 'multi';
+      field.options = multi;
+    } else if (['string', 'number', 'integer', 'boolean'].includes(prop.type)) {
+      field.kind = prop.type;
+    }
+    for (const name of ['format', 'minimum', 'maximum', 'minLength', 'maxLength'] as const) {
+      if (prop[name] !== undefined) {
+        (field as any)[name] = prop[name];
+      }
+    }
+    return field;
+  });
+}
+
+/** The inputs' starting values (schema defaults, else empty). */
+export function initialValues(fields: IFieldModel[]): Record<string, RawValue> {
+  const values: Record<string, RawValue> = {};
+  for (const field of fields) {
+    const d = field.default;
+    switch (field.kind) {
+      case 'boolean':
+        values[field.key] = d === true;
+        break;
+      case 'enum': {
+        const i = field.options.findIndex(o => o.value === d);
+        values[field.key] = i >= 0 ? String(i) : '';
+        break;
+      }
+      case 'multi':
+        values[field.key] = Array.isArray(d)
+          ? field.options.flatMap((o, i) => (d.includes(o.value) ? [i] : []))
+          : [];
+        break;
+      case 'json':
+        values[field.key] = d === undefined ? '' : JSON.stringify(d);
+        break;
+      default:
+        values[field.key] = d === undefined || d === null ? '' : String(d);
+    }
+  }
+  return values;
+}
+
+/** Result of `collect`: the content to send, and an error per field key (empty when valid). */
+export interface ICollected {
+  content: Record<string, unknown>;
+  errors: Record<string, string>;
+}
+
+/** Turn the inputs' raw values into typed content, checking what the schema asks. */
+export function collect(fields: IFieldModel[], raw: Record<string, RawValue>): ICollected {
+  const content: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    const value = raw[field.key];
+    const result = convert(field, value);
+    if ('error' in result) {
+      errors[field.key] = result.error;
+    } else if (result.value !== undefined) {
+      content[field.key] = result.value;
+    } else if (field.required) {
+      errors[field.key] = 'required';
+    }
+  }
+  return { content, errors };
+}
+
+type Converted = { value: unknown } | { error: string };
+
+function convert(field: IFieldModel, value: RawValue | undefined): Converted {
+  switch (field.kind) {
+    case 'boolean':
+      return { value: value === true };
+    case 'multi': {
+      const picked = Array.isArray(value) ? value : [];
+      return { value: picked.length || field.required ? picked.map(i => field.options[i].value) : undefined };
+    }
+    case 'enum': {
+      const text = String(value ?? '');
+      return { value: text === '' ? undefined : field.options[Number(text)]?.value };
+    }
+  }
+  const text = typeof value === 'string' ? value : '';
+  if (text === '') {
+    return { value: undefined };
+  }
+  if (field.kind === 'json') {
+    try {
+      return { value: JSON.parse(text) };
+    } catch {
+      return { value: text }; // a plain word is a string, as a person means it
+    }
+  }
+  if (field.kind === 'string') {
+    if (field.minLength !== undefined && text.length < field.minLength) {
+      return { error: `at least ${field.minLength} characters` };
+    }
+    if (field.maxLength !== undefined && text.length > field.maxLength) {
+      return { error: `at most ${field.maxLength} characters` };
+    }
+    return { value: text };
+  }
+  const number = Number(text.trim());
+  if (!Number.isFinite(number)) {
+    return { error: 'not a number' };
+  }
+  if (field.kind === 'integer' && !Number.isInteger(number)) {
+    return { error: 'not a whole number' };
+  }
+  if (field.minimum !== undefined && number < field.minimum) {
+    return { error: `at least ${field.minimum}` };
+  }
+  if (field.maximum !== undefined && number > field.maximum) {
+    return { error: `at most ${field.maximum}` };
+  }
+  return { value: number };
+}

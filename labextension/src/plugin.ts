@@ -1,0 +1,189 @@
+/**
+ * The core plugins: the `IMcpChannels` service and the "MCP" sidebar.
+ */
+import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { IThemeManager, Notification } from '@jupyterlab/apputils';
+import { PageConfig, URLExt } from '@jupyterlab/coreutils';
+import { INotebookTracker, NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
+import { ServerConnection } from '@jupyterlab/services';
+import { LabIcon } from '@jupyterlab/ui-components';
+
+import { McpChannels } from './channel';
+import { McpSidebar } from './sidebar';
+import { IInboxItem, IMcpChannel, IMcpChannels, IPageInfo, ISnapshot, Theme } from './tokens';
+import { clip, inboxLabel, LIMITS, pendingCount } from './view';
+
+const SIDEBAR_ID = 'mcp-jupyter-sidebar';
+
+/** A plug with "MCP"-ish prongs; `fill` follows the theme through jp-icon classes. */
+export const mcpIcon = new LabIcon({
+  name: 'mcp-jupyter:mcp',
+  svgstr:
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" viewBox="0 0 24 24">' +
+    '<g class="jp-icon3" fill="#616161"><path d="M7 2h2v5H7zm8 0h2v5h-2zM5 8h14v3a7 7 0 0 1-6 6.93V22h-2v-4.07' +
+    'A7 7 0 0 1 5 11z"/></g></svg>'
+});
+
+/** Whether `GET {base}mcp-jupyter/ping` answers 200 (the server extension is enabled); asked once. */
+function serverExtensionProbe(): () => Promise<boolean> {
+  let answer: Promise<boolean> | null = null;
+  return () => {
+    if (!answer) {
+      const settings = ServerConnection.makeSettings();
+      const url = URLExt.join(settings.baseUrl, 'mcp-jupyter', 'ping');
+      answer = ServerConnection.makeRequest(url, {}, settings)
+        .then(response => response.ok)
+        .catch(() => false);
+    }
+    return answer;
+  };
+}
+
+function currentTheme(themes: IThemeManager | null): Theme {
+  if (themes?.theme) {
+    return themes.isLight(themes.theme) ? 'light' : 'dark';
+  }
+  return document.body.dataset.jpThemeLight === 'false' ? 'dark' : 'light';
+}
+
+/** The `IMcpChannels` service. */
+const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
+  id: 'mcp-jupyter-labextension:channels',
+  description: 'One MCP channel (a comm over a kernel subshell) per kernel.',
+  autoStart: true,
+  provides: IMcpChannels,
+  optional: [IThemeManager, INotebookTracker],
+  activate: (
+    _app: JupyterFrontEnd,
+    themes: IThemeManager | null,
+    notebooks: INotebookTracker | null
+  ): IMcpChannels => {
+    const probe = serverExtensionProbe();
+    const page = async (): Promise<IPageInfo> => ({
+      origin: window.location.origin,
+      base_url: PageConfig.getBaseUrl(),
+      theme: currentTheme(themes),
+      server_extension: await probe()
+    });
+    const channels = new McpChannels(page);
+    themes?.themeChanged.connect(() => void channels.pageChanged());
+    // Every notebook kernel gets a channel at once, so the announce target is registered before
+    // the kernel imports mcp_jupyter (a kernel announcing to an unregistered target is lost).
+    const watch = (panel: NotebookPanel): void => {
+      const attach = (): void => void channels.channelFor(panel.sessionContext.session?.kernel);
+      panel.sessionContext.kernelChanged.connect(attach);
+      attach();
+    };
+    notebooks?.widgetAdded.connect((_, panel) => watch(panel));
+    notebooks?.forEach(watch);
+    return channels;
+  }
+};
+
+/** The "MCP" sidebar of the active notebook's kernel, its badge and its notifications. */
+const sidebarPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'mcp-jupyter-labextension:sidebar',
+  description: 'The MCP sidebar: connections, configured servers and the consent inbox.',
+  autoStart: true,
+  requires: [IMcpChannels, INotebookTracker],
+  optional: [ILabShell],
+  activate: (
+    app: JupyterFrontEnd,
+    channels: IMcpChannels,
+    notebooks: INotebookTracker,
+    labShell: ILabShell | null
+  ): void => {
+    let channel: IMcpChannel | null = null;
+    const panel = (): NotebookPanel | null => notebooks.currentWidget;
+    const sidebar = new McpSidebar({
+      channel: () => channel,
+      notebookName: () => panel()?.context.path.split('/').pop() ?? '',
+      runCode: async code => {
+        const current = panel();
+        if (current) {
+          await insertAndRun(current, code);
+        }
+      }
+    });
+    sidebar.id = SIDEBAR_ID;
+    sidebar.title.icon = mcpIcon;
+    sidebar.title.caption = 'MCP';
+    // JupyterLab has a left area; Notebook 7 has left and right panels (hidden until opened).
+    app.shell.add(sidebar, 'left', { rank: 650, type: 'MCP' } as any);
+
+    const notices = new InboxNotices(() => app.shell.activateById(SIDEBAR_ID));
+    const refresh = (): void => {
+      const snapshot = channel?.snapshot ?? null;
+      const pending = pendingCount(snapshot);
+      // a new object (Lumino re-renders on identity), keeping JupyterLab's own keys (data-id, ...)
+      const { 'mcpj-pending': _, ...dataset } = sidebar.title.dataset;
+      sidebar.title.dataset = pending ? { ...dataset, 'mcpj-pending': String(pending) } : dataset;
+      sidebar.title.caption = pending ? `MCP: ${pending} waiting for you` : 'MCP';
+      notices.update(snapshot);
+      sidebar.update();
+    };
+    const onSnapshot = (): void => refresh();
+    const follow = (): void => {
+      const next = channels.channelFor(panel()?.sessionContext.session?.kernel);
+      if (next !== channel) {
+        channel?.snapshotChanged.disconnect(onSnapshot);
+        channel = next;
+        channel?.snapshotChanged.connect(onSnapshot);
+      }
+      refresh();
+    };
+    notebooks.currentChanged.connect((_, current) => {
+      current?.sessionContext.kernelChanged.connect(follow);
+      follow();
+    });
+    notebooks.widgetAdded.connect((_, added) => added.sessionContext.kernelChanged.connect(follow));
+    channels.channelStateChanged.connect(follow);
+    labShell?.currentChanged.connect(follow);
+    follow();
+  }
+};
+
+/** Insert a code cell holding `code` below the active cell of `panel` and run it. */
+export async function insertAndRun(panel: NotebookPanel, code: string): Promise<void> {
+  const notebook = panel.content;
+  NotebookActions.insertBelow(notebook);
+  if (notebook.activeCell?.model.type !== 'code') {
+    NotebookActions.changeCellType(notebook, 'code');
+  }
+  notebook.activeCell?.model.sharedModel.setSource(code);
+  await NotebookActions.run(notebook, panel.sessionContext);
+}
+
+/** One JupyterLab notification per waiting request, dismissed once it is answered. */
+class InboxNotices {
+  constructor(private readonly _open: () => void) {}
+
+  update(snapshot: ISnapshot | null): void {
+    const items = snapshot?.inbox ?? [];
+    const ids = new Set(items.map(item => item.id));
+    for (const [id, notice] of this._notices) {
+      if (!ids.has(id)) {
+        Notification.dismiss(notice);
+        this._notices.delete(id);
+      }
+    }
+    for (const item of items) {
+      if (!this._notices.has(item.id) && !this._seen.has(item.id)) {
+        this._seen.add(item.id);
+        this._notices.set(item.id, this._notify(item));
+      }
+    }
+  }
+
+  private _notify(item: IInboxItem): string {
+    return Notification.info(`${inboxLabel(item)}: ${clip(item.title || item.kind, LIMITS.label)}`, {
+      autoClose: false,
+      actions: [{ label: 'Answer in the MCP sidebar', callback: () => this._open() }]
+    });
+  }
+
+  private _notices = new Map<string, string>();
+  private _seen = new Set<string>();
+}
+
+export default [channelsPlugin, sidebarPlugin];

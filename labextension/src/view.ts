@@ -1,0 +1,205 @@
+/**
+ * The sidebar's view model: what to show for a snapshot and a filter text (pure, unit-tested).
+ */
+import { IConnectionInfo, IInboxItem, ISnapshot } from './tokens';
+
+export type SectionKind = 'tools' | 'resources' | 'templates' | 'prompts';
+export type ActionKind = 'call' | 'read' | 'prompt' | null;
+
+/** One row of a list: a tool, resource, template or prompt. */
+export interface IItemView {
+  /** Stable key: the tool/prompt name, resource URI or template. */
+  key: string;
+  label: string;
+  /** Secondary text: the URI of a resource, the name under a title, the mime type... */
+  detail: string;
+  description: string;
+  action: ActionKind;
+  /** For prompts: the arguments (the code generator needs to know which are required). */
+  args?: { name: string; required?: boolean | null }[];
+}
+
+export interface ISectionView {
+  kind: SectionKind;
+  label: string;
+  /** How many the server has (the snapshot's count). */
+  total: number;
+  /** The rows matching the filter. */
+  items: IItemView[];
+}
+
+export interface IConnectionView {
+  name: string;
+  alive: boolean;
+  status: 'alive' | 'dead';
+  transport: string;
+  target: string;
+  server: string;
+  protocol: string;
+  counts: string;
+  error: string;
+  sections: ISectionView[];
+  /** Whether the filter matched anything here (the connection's own name counts). */
+  matches: boolean;
+}
+
+const LABELS: Record<SectionKind, [string, string]> = {
+  tools: ['tool', 'tools'],
+  resources: ['resource', 'resources'],
+  templates: ['template', 'templates'],
+  prompts: ['prompt', 'prompts']
+};
+
+/** Longest text the lists show per field: a server may send megabytes, and laying out a long unbroken
+ * string freezes the page. The cell's explorer and forms show everything. */
+export const LIMITS = { label: 200, detail: 300, description: 600, message: 20_000 };
+
+/** `text` cut to `max` characters, saying how much was left out. */
+export function clip(text: string | null | undefined, max: number): string {
+  const value = String(text ?? '');
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length - max} more characters)`;
+}
+
+/** "1 tool", "3 tools". */
+export function plural(count: number, kind: SectionKind): string {
+  return `${count} ${LABELS[kind][count === 1 ? 0 : 1]}`;
+}
+
+/** Whether every word of `filter` occurs (case-insensitively) in one of `texts`. */
+export function matches(filter: string, ...texts: (string | null | undefined)[]): boolean {
+  const haystack = texts.filter(Boolean).join('\n').toLowerCase();
+  return filter
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every(word => haystack.includes(word));
+}
+
+function sections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
+  const all = rawSections(c);
+  for (const items of Object.values(all)) {
+    for (const item of items) {
+      item.label = clip(item.label, LIMITS.label);
+      item.detail = clip(item.detail, LIMITS.detail);
+      item.description = clip(item.description, LIMITS.description);
+    }
+  }
+  return all;
+}
+
+function rawSections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
+  return {
+    tools: (c.tools ?? []).map(t => ({
+      key: t.name,
+      label: t.title || t.name,
+      detail: t.title && t.title !== t.name ? t.name : '',
+      description: t.description ?? '',
+      action: 'call' as const
+    })),
+    resources: (c.resources ?? []).map(r => ({
+      key: r.uri,
+      label: r.name || r.uri,
+      detail: [r.uri, r.mime_type].filter(Boolean).join(' · '),
+      description: r.description ?? '',
+      action: 'read' as const
+    })),
+    templates: (c.templates ?? []).map(t => ({
+      key: t.uri_template,
+      label: t.name || t.uri_template,
+      detail: t.uri_template,
+      description: t.description ?? '',
+      action: null
+    })),
+    prompts: (c.prompts ?? []).map(p => ({
+      key: p.name,
+      label: p.title || p.name,
+      detail: [p.title && p.title !== p.name ? p.name : '', argumentList(p.arguments)]
+        .filter(Boolean)
+        .join(' '),
+      description: p.description ?? '',
+      action: 'prompt' as const,
+      args: p.arguments ?? []
+    }))
+  };
+}
+
+function argumentList(args: { name: string; required?: boolean | null }[] | null | undefined): string {
+  if (!args || !args.length) {
+    return '';
+  }
+  return '(' + args.map(a => (a.required ? a.name : `${a.name}?`)).join(', ') + ')';
+}
+
+/** The view of one connection, its lists narrowed to `filter`. */
+export function connectionView(c: IConnectionInfo, filter = ''): IConnectionView {
+  const all = sections(c);
+  const own = matches(filter, c.name, c.target, c.server?.name);
+  const kinds: SectionKind[] = ['tools', 'resources', 'templates', 'prompts'];
+  const views = kinds.map(kind => ({
+    kind,
+    label: kind[0].toUpperCase() + kind.slice(1),
+    total: c.counts?.[kind] ?? all[kind].length,
+    items: own ? all[kind] : all[kind].filter(i => matches(filter, i.key, i.label, i.detail, i.description))
+  }));
+  return {
+    name: c.name,
+    alive: !!c.alive,
+    status: c.alive ? 'alive' : 'dead',
+    transport: c.transport,
+    target: c.target,
+    server: c.server ? clip(`${c.server.name} ${c.server.version}`.trim(), LIMITS.detail) : 'unknown server',
+    protocol: c.protocol_version ?? '',
+    counts: views.map(s => plural(s.total, s.kind)).join(' · '),
+    error: clip(c.error, LIMITS.description),
+    sections: views,
+    matches: own || views.some(s => s.items.length > 0)
+  };
+}
+
+/** Views of all connections matching `filter` (all of them when it is empty). */
+export function connectionsView(snapshot: ISnapshot | null, filter = ''): IConnectionView[] {
+  return (snapshot?.connections ?? []).map(c => connectionView(c, filter)).filter(v => v.matches);
+}
+
+/** How many consent requests wait (the badge number). */
+export function pendingCount(snapshot: ISnapshot | null): number {
+  return snapshot?.inbox?.length ?? 0;
+}
+
+/** A sampling message as text: text blocks as they are, other blocks as "[image]", "[audio]"... */
+export interface IMessageView {
+  role: string;
+  text: string;
+}
+
+function blockText(block: any): string {
+  if (block === null || block === undefined) {
+    return '';
+  }
+  if (typeof block === 'string') {
+    return block;
+  }
+  if (Array.isArray(block)) {
+    return block.map(blockText).join('\n');
+  }
+  if (block.type === 'text' || typeof block.text === 'string') {
+    return String(block.text ?? '');
+  }
+  return `[${block.type ?? 'content'}]`;
+}
+
+/** The messages of a sampling request, for reading before approving. */
+export function samplingMessages(payload: any): IMessageView[] {
+  const messages = Array.isArray(payload?.messages) ? payload.messages : [];
+  // the kernel sends flat views ({role, type, text}); raw MCP messages ({role, content}) work too
+  return messages.map((m: any) => ({
+    role: String(m?.role ?? 'user'),
+    text: clip(m && 'content' in m ? blockText(m.content) : blockText(m), LIMITS.message)
+  }));
+}
+
+/** A one-line label of an inbox item's kind. */
+export function inboxLabel(item: IInboxItem): string {
+  const what = { sampling: 'wants to use your LLM', elicitation: 'asks you', roots: 'asks for your roots' };
+  return `${clip(item.connection, LIMITS.label)} ${what[item.kind] ?? 'asks'}`;
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+
+import { IConnectionInfo, ISnapshot } from '../src/tokens';
+import { clip, connectionsView, inboxLabel, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
+
+const demo: IConnectionInfo = {
+  name: 'demo',
+  transport: 'stdio',
+  target: 'python -m mcp_jupyter.demo',
+  server: { name: 'mcp-jupyter-demo', version: '1.0.0' },
+  protocol_version: '2025-11-25',
+  alive: true,
+  error: null,
+  counts: { tools: 2, resources: 1, templates: 1, prompts: 1 },
+  tools: [
+    { name: 'add', title: 'Add two integers', description: 'Adds a and b', has_app: false },
+    { name: 'weather', title: null, description: 'Made-up weather for a city' }
+  ],
+  resources: [{ uri: 'demo://data.csv', name: 'data.csv', description: 'Sample data', mime_type: 'text/csv' }],
+  templates: [{ uri_template: 'demo://items/{item_id}', name: 'item', description: 'Catalog item' }],
+  prompts: [{ name: 'greeting', title: 'Greeting', description: 'A greeting', arguments: [{ name: 'name', required: true }] }]
+};
+
+const snapshot: ISnapshot = {
+  connections: [demo, { ...demo, name: 'dead', alive: false, error: 'server exited (code 1)', tools: [], counts: { tools: 0, resources: 0, templates: 0, prompts: 0 }, resources: [], templates: [], prompts: [] }],
+  configured: [],
+  inbox: [{ id: '1', kind: 'elicitation', connection: 'demo', title: 'Who are you?', created: 0, payload: {} }]
+};
+
+describe('connectionsView', () => {
+  it('describes each connection', () => {
+    const [view, dead] = connectionsView(snapshot);
+    expect(view).toMatchObject({
+      name: 'demo',
+      status: 'alive',
+      server: 'mcp-jupyter-demo 1.0.0',
+      protocol: '2025-11-25',
+      counts: '2 tools · 1 resource · 1 template · 1 prompt'
+    });
+    expect(view.sections.map(s => [s.kind, s.total, s.items.length])).toEqual([
+      ['tools', 2, 2], ['resources', 1, 1], ['templates', 1, 1], ['prompts', 1, 1]
+    ]);
+    expect(view.sections[0].items[0]).toMatchObject({ key: 'add', label: 'Add two integers', detail: 'add', action: 'call' });
+    expect(view.sections[1].items[0]).toMatchObject({ key: 'demo://data.csv', detail: 'demo://data.csv · text/csv', action: 'read' });
+    expect(view.sections[2].items[0].action).toBeNull();
+    expect(view.sections[3].items[0]).toMatchObject({ detail: 'greeting (name)', action: 'prompt' });
+    expect(dead).toMatchObject({ status: 'dead', error: 'server exited (code 1)' });
+  });
+
+  it('filters items by name, title and description, every word', () => {
+    const [view] = connectionsView(snapshot, 'CITY weather');
+    expect(view.sections[0].items.map(i => i.key)).toEqual(['weather']);
+    expect(view.sections[1].items).toEqual([]);
+    // a connection without matches is hidden; a match on the connection's name keeps all its items
+    expect(connectionsView(snapshot, 'nothing-matches')).toEqual([]);
+    expect(connectionsView(snapshot, 'dead').map(v => v.name)).toEqual(['dead']);
+  });
+
+  it('handles an empty snapshot', () => {
+    expect(connectionsView(null)).toEqual([]);
+    expect(pendingCount(null)).toBe(0);
+    expect(pendingCount(snapshot)).toBe(1);
+  });
+});
+
+describe('small helpers', () => {
+  it('plural', () => {
+    expect(plural(1, 'tools')).toBe('1 tool');
+    expect(plural(0, 'prompts')).toBe('0 prompts');
+  });
+  it('matches', () => {
+    expect(matches('', 'x')).toBe(true);
+    expect(matches('a b', 'A', 'xb')).toBe(true);
+    expect(matches('a c', 'A', 'xb')).toBe(false);
+  });
+  it('samplingMessages reads text and names other blocks', () => {
+    expect(samplingMessages({ messages: [
+      { role: 'user', content: { type: 'text', text: 'Summarize' } },
+      { role: 'user', content: [{ type: 'image', data: '...' }, { type: 'text', text: 'this' }] }
+    ] })).toEqual([{ role: 'user', text: 'Summarize' }, { role: 'user', text: '[image]\nthis' }]);
+    expect(samplingMessages(undefined)).toEqual([]);
+    // the kernel's flat message views
+    expect(samplingMessages({ messages: [{ role: 'user', type: 'text', text: 'Hi' }, { role: 'user', type: 'image' }] }))
+      .toEqual([{ role: 'user', text: 'Hi' }, { role: 'user', text: '[image]' }]);
+  });
+  it('inboxLabel', () => {
+    expect(inboxLabel(snapshot.inbox[0])).toBe('demo asks you');
+  });
+});
+
+describe('long server strings are clipped', () => {
+  it('clip', () => {
+    expect(clip('abc', 3)).toBe('abc');
+    expect(clip('abcdef', 3)).toBe('abc… (3 more characters)');
+    expect(clip(null, 3)).toBe('');
+  });
+  it('a megabyte description does not reach the page whole', () => {
+    const huge = { ...demo, tools: [{ name: 'x'.repeat(1000), description: 'A'.repeat(1_048_576) }] };
+    const [view] = connectionsView({ connections: [huge], configured: [], inbox: [] });
+    const item = view.sections[0].items[0];
+    expect(item.key).toHaveLength(1000); // the real name still goes into the code
+    expect(item.label.length).toBeLessThan(LIMITS.label + 40);
+    expect(item.description.length).toBeLessThan(LIMITS.description + 40);
+    const long = samplingMessages({ messages: [{ role: 'user', type: 'text', text: 'B'.repeat(100_000) }] });
+    expect(long[0].text.length).toBeLessThan(LIMITS.message + 40);
+  });
+});

@@ -1,0 +1,367 @@
+"""The MCP sidebar (labextension/) in JupyterLab + Chromium, driven as a person drives it.
+
+(1) the sidebar lists the demo server's connection and its tools after ``mj.connect``; a tool added on
+the server (``add_tool``, a ``tools/list_changed`` notification) shows up; "Call" on a tool inserts
+``%mcp form demo add`` below the active cell and runs it; a crashed server shows as dead.
+(2) consent while the kernel's main thread is BLOCKED: a cell running ``demo.call("greet")``
+synchronously gets its elicitation answered in the sidebar's inbox (badge, notification, the name
+typed key by key), and prints the whole greeting.
+(3) sampling during ``%%mcp call`` approved from the sidebar; the local LLM endpoint gets the request.
+(5) a server from an mcp.json next to the notebook is connected with the sidebar's Connect.
+(6) a hostile server's strings stay text; its names are written into cells as Python string literals.
+(7) Notebook 7: the sidebar opens from View > Left Sidebar and its actions write cells there too.
+(4) screenshots of the sidebar in the light and dark theme (build/screenshots/, gitignored) with the
+text contrast of its parts measured from computed styles.
+One notebook (one kernel) per test: the machine has 2 cores.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.llm_endpoint import LLMEndpoint
+
+from .harness import (
+    CELLS,
+    cell,
+    cell_output,
+    collect_console_errors,
+    dialogs,
+    record_page,
+    run_cell,
+    wait_idle,
+    write_notebook,
+)
+from .test_consent_browser import CONTRAST_JS, set_theme
+from .test_notebook7 import NB7_IDLE_JS, notebook7  # noqa: F401 - notebook7: a fixture, used below
+
+TIMEOUT = 60_000
+KEY_DELAY = 25  # ms between keystrokes
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+SIDEBAR = "#mcp-jupyter-sidebar"
+TAB = '.lm-TabBar-tab[data-id="mcp-jupyter-sidebar"]'
+
+SETUP = (
+    "import sys\n"
+    "import mcp_jupyter as mj\n"
+    "%load_ext mcp_jupyter\n"
+    "demo = mj.connect('demo', [sys.executable, '-m', 'mcp_jupyter.demo'])\n"
+    "print('CONNECTED', 'to', demo.server_info['name'])"
+)
+
+
+def open_sidebar(page):
+    """Click the MCP tab in the left sidebar (once: a second click would collapse it)."""
+    sidebar = page.locator(SIDEBAR)
+    if not sidebar.is_visible():
+        page.locator(TAB).click()
+    sidebar.wait_for(state="visible", timeout=TIMEOUT)
+    return sidebar
+
+
+def connection(sidebar, name: str, status: str = "alive"):
+    found = sidebar.locator(f'.mcpj-connection[data-name="{name}"][data-status="{status}"]')
+    found.wait_for(timeout=TIMEOUT)
+    return found
+
+
+def expand(section) -> None:
+    header = section.locator(".mcpj-section-header")
+    if header.get_attribute("aria-expanded") != "true":
+        header.click()
+
+
+def run(page, index: int, expect: str | None = None) -> str:
+    run_cell(page, index)
+    wait_idle(page)
+    output = cell_output(page, index)
+    if expect is not None:
+        assert expect in output, output
+    return output
+
+
+def cell_source(page, index: int) -> str:
+    return cell(page, index).locator(".jp-InputArea-editor .cm-content").inner_text()
+
+
+def test_sidebar_lists_updates_writes_code_and_sees_a_crash(open_notebook):
+    page = open_notebook(
+        [
+            SETUP,
+            "print(demo.call('add_tool', name='shout').text)",
+            "try:\n    demo.call('crash')\nexcept mj.MCPJupyterError as error:\n    print('GONE', type(error).__name__)",
+        ]
+    )
+    sidebar = open_sidebar(page)
+    run(page, 0, expect="CONNECTED to")
+
+    demo = connection(sidebar, "demo")
+    assert "stdio" in demo.locator(".mcpj-tag").first.inner_text()
+    server = demo.locator(".mcpj-connection-server").inner_text()
+    assert re.search(r"\S+ \S+ · protocol \d{4}-\d{2}-\d{2}", server), server
+    counts = demo.locator(".mcpj-connection-counts").inner_text()
+    assert re.search(r"\d+ tools · \d+ resources · \d+ templates? · \d+ prompts", counts), counts
+    tools = demo.locator('.mcpj-section[data-kind="tools"]')
+    expand(tools)
+    add = tools.locator('.mcpj-item[data-key="add"]')
+    add.wait_for(timeout=TIMEOUT)
+    assert add.locator(".mcpj-description").inner_text().strip()  # descriptions are shown
+    assert tools.locator('.mcpj-item[data-key="shout"]').count() == 0
+
+    # the filter narrows every list, typed as a person types
+    sidebar.locator(".mcpj-filter input").press_sequentially("weather", delay=KEY_DELAY)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#mcp-jupyter-sidebar .mcpj-section[data-kind=tools] .mcpj-item').length === 1"
+    )
+    assert tools.locator('.mcpj-item[data-key="weather"]').count() == 1
+    sidebar.locator(".mcpj-filter input").fill("")  # clearing is not what is under test
+    add.wait_for(timeout=TIMEOUT)
+
+    # a server-side list change: the new tool appears without running anything else
+    run(page, 1, expect="shout")
+    tools.locator('.mcpj-item[data-key="shout"]').wait_for(timeout=TIMEOUT)
+
+    # "Call" writes %mcp form demo add below the active cell (cell 2 after Shift+Enter on 1) and runs it
+    add.locator(".mcpj-item-action", has_text="Call").click()
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").nth(3).wait_for(
+        timeout=TIMEOUT
+    )
+    assert cell_source(page, 3) == "%mcp form demo add"
+    cell(page, 3).locator(".mcpj-tool-form").wait_for(timeout=TIMEOUT)
+    wait_idle(page)
+    assert cell_source(page, 2).startswith("try:")  # nothing else moved
+
+    # "Read" on a resource: Python code (a URI is never trusted to the magic's word splitting)
+    resources = demo.locator('.mcpj-section[data-kind="resources"]')
+    expand(resources)
+    resources.locator('.mcpj-item[data-key="demo://data.csv"] .mcpj-item-action', has_text="Read").click()
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell")
+    cells.nth(4).wait_for(timeout=TIMEOUT)
+    assert (
+        cell_source(page, 4) == 'import mcp_jupyter as mj\nmj.get_connection("demo").read("demo://data.csv")'
+    )
+    wait_idle(page)
+    assert "Traceback" not in cell_output(page, 4) and cell_output(page, 4).strip(), cell_output(page, 4)
+
+    # the server dies: the connection turns dead, with the reason
+    run(page, 2, expect="GONE")
+    dead = connection(sidebar, "demo", status="dead")
+    assert dead.locator(".mcpj-status").inner_text() == "dead"
+
+    # Kernel > Restart Kernel: the snapshot goes; importing mcp_jupyter again reopens the channel
+    page.get_by_role("menuitem", name="Kernel").click()
+    page.locator(".lm-Menu-item", has_text="Restart Kernel…").first.click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    sidebar.locator(".mcpj-insert-import").wait_for(timeout=TIMEOUT)
+    wait_idle(page)
+    run(page, 0, expect="CONNECTED to")
+    connection(sidebar, "demo")
+    assert not [e for e in collect_console_errors(page) if "mcp" in e.lower()]
+
+
+def test_a_blocked_sync_call_is_answered_from_the_sidebar(open_notebook):
+    page = open_notebook([SETUP, "print(demo.call('greet').text)\nprint('AFTER')"])
+    run(page, 0, expect="CONNECTED to")
+    run_cell(page, 1)  # blocks the kernel's main thread until the elicitation is answered
+    badge = page.locator(f'{TAB}[data-mcpj-pending="1"]')
+    badge.wait_for(timeout=TIMEOUT)
+    toast = page.locator(".jp-Notification-Toast-info, .Toastify__toast", has_text="demo asks you")
+    toast.first.wait_for(timeout=TIMEOUT)
+
+    sidebar = open_sidebar(page)
+    item = sidebar.locator(".mcpj-inbox-item.mcpj-inbox-kind-elicitation")
+    item.wait_for(timeout=TIMEOUT)
+    field = item.locator('.mcpj-inbox-field[data-key="name"] input')
+    field.click()
+    field.press_sequentially("Grace Hopper", delay=KEY_DELAY)
+    assert "[*]" in cell(page, 1).locator(".jp-InputPrompt").inner_text()  # still blocked
+    item.locator(".mcpj-inbox-accept").click()
+    wait_idle(page)
+    output = cell_output(page, 1)
+    assert "Hello, Grace Hopper! Welcome to the MCP demo server." in output, output
+    assert "AFTER" in output
+    sidebar.locator(".mcpj-inbox-item").first.wait_for(state="detached", timeout=TIMEOUT)
+    assert page.locator(f"{TAB}[data-mcpj-pending]").count() == 0
+
+
+def test_sampling_during_a_cell_magic_is_approved_from_the_sidebar(open_notebook):
+    with LLMEndpoint() as llm:
+        page = open_notebook(
+            [
+                SETUP
+                + f"\nmj.consent.sampling_provider(mj.consent.openai('tiny-model', base_url={llm.base_url!r}))",
+                '%%mcp call demo summarize\n{"text": "The quick brown fox jumps over the lazy dog", "max_words": 5}',
+            ]
+        )
+        run(page, 0, expect="CONNECTED to")
+        sidebar = open_sidebar(page)
+        run_cell(page, 1)
+        item = sidebar.locator(".mcpj-inbox-item.mcpj-inbox-kind-sampling")
+        item.wait_for(timeout=TIMEOUT)
+        message = item.locator(".mcpj-sampling-message pre").last.inner_text()
+        assert "The quick brown fox" in message, message
+        assert not llm.requests  # nothing reaches the model before the person approves
+        item.locator(".mcpj-inbox-accept", has_text="Approve").click()
+        # the model answered: its draft comes back to the inbox for review, and is sent from there
+        draft = sidebar.locator(".mcpj-inbox-item .mcpj-sampling-draft pre")
+        draft.wait_for(timeout=TIMEOUT)
+        assert draft.inner_text().startswith("tiny-model says:"), draft.inner_text()
+        assert len(llm.requests) == 1
+        assert "[*]" in cell(page, 1).locator(".jp-InputPrompt").inner_text()  # the call still waits
+        sidebar.locator(".mcpj-inbox-accept", has_text="Send").click()
+        wait_idle(page)
+        output = cell_output(page, 1)
+        assert "tiny-model says:" in output, output
+        assert sidebar.locator(".mcpj-inbox-item").count() == 0
+
+
+def contrast(locator) -> float:
+    return locator.evaluate(CONTRAST_JS)
+
+
+def test_sidebar_screenshots_light_and_dark(open_notebook):
+    page = open_notebook(
+        [
+            SETUP,
+            "from mcp_jupyter.lab import channel\nprint('THEME', channel.page()['theme'])",
+            "print(demo.call('greet').text)",
+        ]
+    )
+    page.set_viewport_size({"width": 1280, "height": 900})
+    run(page, 0, expect="CONNECTED to")
+    # the kernel hears about theme changes (a sign-in card or an app can follow the page's theme)
+    set_theme(page, "JupyterLab Dark")
+    try:
+        run(page, 1, expect="THEME dark")
+    finally:
+        set_theme(page, "JupyterLab Light")
+    sidebar = open_sidebar(page)
+    expand(connection(sidebar, "demo").locator('.mcpj-section[data-kind="tools"]'))
+    run_cell(page, 2)
+    item = sidebar.locator(".mcpj-inbox-item")
+    item.wait_for(timeout=TIMEOUT)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    parts = {
+        "connection name": sidebar.locator(".mcpj-connection .mcpj-name").first,
+        "server line": sidebar.locator(".mcpj-connection-server").first,
+        "tool description": sidebar.locator(".mcpj-item .mcpj-description").first,
+        "inbox title": item.locator(".mcpj-inbox-title"),
+        "accept button": item.locator(".mcpj-inbox-accept"),
+        "decline button": item.locator(".mcpj-inbox-decline"),
+    }
+    try:
+        for theme, file in (
+            ("JupyterLab Light", "sidebar-light.png"),
+            ("JupyterLab Dark", "sidebar-dark.png"),
+        ):
+            set_theme(page, theme)
+            page.wait_for_timeout(300)  # let the theme's CSS settle before the screenshot
+            page.screenshot(path=str(SCREENSHOTS / file))
+            for name, part in parts.items():
+                ratio = contrast(part)
+                assert ratio >= 4.5, f"{name}: contrast {ratio:.2f} in {theme}"
+    finally:
+        set_theme(page, "JupyterLab Light")
+        item.locator(".mcpj-inbox-decline").click()
+        wait_idle(page)
+
+
+def test_the_sidebar_in_notebook_7(notebook7, browser_context):  # noqa: F811 - the imported fixture
+    """Notebook 7 has its own shell: the sidebar goes to its left panel and works the same."""
+    write_notebook(notebook7.root_dir / "nb7-sidebar.ipynb", [SETUP, "print('NEXT')"])
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 1100})  # room for the whole View menu
+    record_page(page)
+    try:
+        page.goto(f"{notebook7.url}notebooks/nb7-sidebar.ipynb?token={notebook7.token}")
+        page.locator(CELLS.replace(".jp-NotebookPanel:not(.lm-mod-hidden) ", "")).nth(1).wait_for(
+            timeout=TIMEOUT
+        )
+        page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
+        run_cell(page, 0)
+        page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
+        assert "CONNECTED to" in cell_output(page, 0), cell_output(page, 0)
+        # View > Left Sidebar > Show MCP, as a person opens it
+        page.get_by_role("menuitem", name="View").click()
+        page.locator(".lm-Menu-item", has_text="Left Sidebar").hover()
+        page.locator(".lm-Menu-item", has_text="Show MCP").click()
+        sidebar = page.locator(SIDEBAR)
+        sidebar.wait_for(state="visible", timeout=TIMEOUT)
+        demo = connection(sidebar, "demo")
+        expand(demo.locator('.mcpj-section[data-kind="tools"]'))
+        demo.locator('.mcpj-item[data-key="echo"] .mcpj-item-action').click()
+        inserted = page.locator(".jp-Cell", has_text="%mcp form demo echo")
+        inserted.locator(".mcpj-tool-form").wait_for(timeout=TIMEOUT)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "sidebar-notebook7.png"))
+    finally:
+        page.close()
+
+
+def test_the_ping_route_answers_only_with_the_token(lab_server):
+    """The hello's ``server_extension`` comes from this route; like every Jupyter API it needs auth."""
+    answer = json.loads(lab_server.api("GET", "mcp-jupyter/ping"))
+    assert answer["ok"] is True and answer["version"]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(lab_server.url + "mcp-jupyter/ping", timeout=10)
+    assert refused.value.code == 403
+
+
+def test_a_configured_server_is_connected_from_the_sidebar(open_notebook, lab_server):
+    """An mcp.json next to the notebook is listed; Connect writes and runs the %mcp connect line."""
+    folder = lab_server.root_dir / "configured"
+    folder.mkdir(exist_ok=True)
+    server = {"command": sys.executable, "args": ["-m", "mcp_jupyter.demo"]}
+    (folder / "mcp.json").write_text(json.dumps({"mcpServers": {"cfgdemo": server}}))
+    page = open_notebook(
+        ["import mcp_jupyter as mj\nprint('IMPORTED', 'mcp_jupyter')"], "configured/cfg.ipynb"
+    )
+    run(page, 0, expect="IMPORTED mcp_jupyter")
+    sidebar = open_sidebar(page)
+    item = sidebar.locator('.mcpj-configured-item[data-name="cfgdemo"]')
+    item.wait_for(timeout=TIMEOUT)
+    assert str(folder / "mcp.json") in item.locator(".mcpj-source").inner_text()
+    item.locator(".mcpj-configured-connect").click()
+    connection(sidebar, "cfgdemo")
+    # %mcp was not loaded in this kernel: the written cell loads it first
+    written = page.locator(".jp-Cell .jp-InputArea-editor .cm-content", has_text="%mcp connect")
+    assert (
+        written.inner_text() == f"%load_ext mcp_jupyter\n%mcp connect --config {folder / 'mcp.json'} cfgdemo"
+    )
+
+
+def test_a_hostile_server_stays_text_and_its_names_are_quoted(open_notebook):
+    """Every string a server sends is shown as text; a name `%mcp` would expand becomes a Python literal."""
+    name = "evil $HOME {1+1}"
+    page = open_notebook(
+        [
+            "import mcp_jupyter as mj\nfrom tests.hostile_server import create_server\n"
+            f"conn = mj.connect({name!r}, create_server(), mode='legacy')\nprint('CONNECTED', 'to', 'evil')"
+        ]
+    )
+    run(page, 0, expect="CONNECTED to evil")
+    sidebar = open_sidebar(page)
+    hostile = connection(sidebar, name)
+    for kind in ("tools", "resources", "templates", "prompts"):
+        section = hostile.locator(f'.mcpj-section[data-kind="{kind}"]')
+        if section.count():
+            expand(section)
+    tool = hostile.locator(".mcpj-item", has_text="payloads<img").first
+    tool.wait_for(timeout=TIMEOUT)
+    tool_name = tool.get_attribute("data-key")
+    tool.locator(".mcpj-item-action").click()
+    written = page.locator(".jp-Cell .jp-InputArea-editor .cm-content", has_text="get_connection")
+    written.wait_for(timeout=TIMEOUT)
+    expected = f"import mcp_jupyter as mj\nmj.get_connection({json.dumps(name)}).tools[{json.dumps(tool_name)}].form()"
+    assert written.inner_text() == expected
+    page.locator(".jp-Cell", has_text="get_connection").locator(".mcpj-tool-form").wait_for(timeout=TIMEOUT)
+    wait_idle(page)
+    assert page.evaluate("() => window.__pwned") is None
+    assert dialogs(page) == []
