@@ -27,6 +27,7 @@ __all__ = [
     "InvalidArguments",
     "ConfigError",
     "ConsentDeclined",
+    "AuthorizationFailed",
     "suggest",
     "did_you_mean",
 ]
@@ -121,6 +122,22 @@ class ConfigError(MCPJupyterError):
 
 class ConsentDeclined(MCPJupyterError):
     """The user (or the configured policy) declined a server's request."""
+
+
+class AuthorizationFailed(ConnectionFailed):
+    """A server refused the credentials, or signing in (OAuth) failed.
+
+    ``step`` names where: ``"credentials"`` (the server answered 401/403 and no sign-in applies),
+    ``"discovery"``, ``"registration"``, ``"authorization"``, ``"token"``, ``"cancelled"`` or ``"timeout"``;
+    ``status`` is the HTTP status when there was one. Messages never contain tokens or secrets.
+    """
+
+    def __init__(
+        self, message: str, *, step: str, status: int | None = None, server: str | None = None
+    ) -> None:
+        self.step = step
+        self.status = status
+        super().__init__(message, server=server)
 
 
 def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> list[str]:

@@ -42,6 +42,7 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         headers: Mapping[str, str] | None = None,
+        auth: Any = None,
         timeout: float | None = DEFAULT_TIMEOUT,
         max_timeout: float | None = DEFAULT_MAX_TIMEOUT,
         connect_timeout: float | None = None,

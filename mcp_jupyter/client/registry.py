@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnknownConnection, did_you_mean
+from . import events
 from .config import load_config, parse_config, select
 from .connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
 from .twins import blocking, on_runtime
@@ -38,13 +39,17 @@ def _register(conn: Connection) -> Connection | None:
         old = _CONNECTIONS.get(conn.name)
         _CONNECTIONS[conn.name] = conn
     conn._session.close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
+    events.emit("opened", conn.name)
     return old if old is not conn else None
 
 
 def _forget(conn: Connection) -> None:
     with _LOCK:
-        if _CONNECTIONS.get(conn.name) is conn:
+        forgotten = _CONNECTIONS.get(conn.name) is conn
+        if forgotten:
             del _CONNECTIONS[conn.name]
+    if forgotten:
+        events.emit("closed", conn.name)
 
 
 @on_runtime
@@ -55,6 +60,7 @@ async def aconnect(
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike | None = None,
     headers: Mapping[str, str] | None = None,
+    auth: Any = None,
     timeout: float | None = DEFAULT_TIMEOUT,
     max_timeout: float | None = DEFAULT_MAX_TIMEOUT,
     connect_timeout: float | None = None,
@@ -67,7 +73,10 @@ async def aconnect(
     ``target`` is a command line (``"npx -y @modelcontextprotocol/server-everything"`` or an argv
     list; ``env`` and ``cwd`` apply) run over stdio, an ``http(s)://`` URL spoken to over
     Streamable HTTP (falling back to legacy HTTP+SSE; ``headers`` e.g. a bearer token;
-    ``transport="sse"`` forces SSE), or an ``MCPServer`` object in this kernel. Requests time out
+    ``transport="sse"`` forces SSE), or an ``MCPServer`` object in this kernel. ``auth`` signs in
+    with OAuth: ``mj.OAuth(...)`` (client id/secret, CIMD URL, scopes, client credentials...),
+    ``"oauth"``, or ``False`` (never); left at None, a server that answers 401 with OAuth
+    metadata gets a sign-in by itself and stored tokens are reused (docs/auth.md). Requests time out
     after ``timeout`` seconds without an answer or progress (each progress notification restarts
     it; 60 s) or ``max_timeout`` seconds in all (600 s); ``None`` means no limit, and each call can
     override both. ``mode`` is ``"auto"`` (newest protocol, falling back to the initialize
@@ -84,6 +93,7 @@ async def aconnect(
         env=env,
         cwd=cwd,
         headers=headers,
+        auth=auth,
         timeout=timeout,
         max_timeout=max_timeout,
         connect_timeout=connect_timeout,

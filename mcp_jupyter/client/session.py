@@ -24,6 +24,7 @@ from typing import Any
 from .. import errors as E
 from ..consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ..runtime import runtime
+from . import events
 from .history import History, RecordingTransport
 from .items import LISTINGS, Listing
 from .results import LogEntry
@@ -96,6 +97,20 @@ class Session:
             transport=options.get("transport", "auto"),
         )
         self.target = self.spec.describe()
+        # OAuth (client/auth): None = automatic (on a 401 with resource metadata, or a stored
+        # sign-in for this URL), False = never, else the options. The provider is built per start.
+        self.auth_given = options.get("auth")
+        self.oauth: Any = None
+        self.auth_provider: Any = None
+        self.refusal: tuple[int, str] | None = None  # the endpoint's last 401/403: status, WWW-Authenticate
+        self._paused_for_person: list[Deadline] = []  # request deadlines paused while a person signs in
+        self._connect_paused = False
+        if self.spec.kind == "http":
+            from .auth import as_oauth
+
+            self.oauth = as_oauth(self.auth_given)
+        elif self.auth_given not in (None, False):
+            raise ValueError("auth= signs in to http(s) servers; a stdio or in-process server needs none")
         self.timeout = options.get("timeout", DEFAULT_TIMEOUT)
         self.max_timeout = options.get("max_timeout", DEFAULT_MAX_TIMEOUT)
         self._deadlines: set[Deadline] = set()
@@ -151,8 +166,7 @@ class Session:
         self._owner_done = anyio.Event()
         self._roots_asked = anyio.Event()
         try:
-            await runtime().start_service(self._own)
-            await self._wait_for_roots_request()
+            await self._start_with_auth()
         except BaseException as exc:
             self.status = "failed"
             error = self.translate(exc, "connecting")  # quotes the stderr tail before it is removed
@@ -160,6 +174,41 @@ class Session:
                 self._stderr.close(remove=True)
                 self._stderr = None
             raise error from None
+
+    async def _start_with_auth(self) -> None:
+        """Start; when the server asks for OAuth (401 with resource metadata) and ``auth`` was left
+        automatic, sign in and start again (once)."""
+        import anyio
+
+        from .auth import OAuth, has_stored_signin, wants_oauth
+
+        automatic = (
+            self.oauth is None
+            and self.auth_given is None
+            and self.spec.kind == "http"
+            and not any(key.lower() == "authorization" for key in self.spec.headers)
+        )
+        if automatic and has_stored_signin(self.spec.url or ""):
+            self.oauth = OAuth()  # signed in before: reuse (and refresh) the stored tokens
+        try:
+            await runtime().start_service(self._own)
+        except Exception:
+            if not (automatic and self.oauth is None and wants_oauth(self.refusal)):
+                raise
+            self.oauth = OAuth()
+            self.refusal = None
+            self._owner_done = anyio.Event()
+            await runtime().start_service(self._own)
+        await self._wait_for_roots_request()
+
+    async def _note_response(self, response: Any) -> None:
+        """httpx response hook: remember whether the MCP endpoint refused us (the SDK drops the status)."""
+        if str(response.request.url).rstrip("/") != (self.spec.url or "").rstrip("/"):
+            return
+        if response.status_code in (401, 403):
+            self.refusal = (response.status_code, response.headers.get("www-authenticate", ""))
+        elif response.status_code < 400:
+            self.refusal = None
 
     async def _own(self, *, task_status: Any) -> None:
         """The owner task: enter the client, serve until closed, exit the client (same task)."""
@@ -194,7 +243,7 @@ class Session:
                         if not isinstance(exc, Exception):
                             raise
                         return
-                    if last or not looks_like_legacy_sse(exc):
+                    if last or self.refusal is not None or not looks_like_legacy_sse(exc):
                         raise
                     continue  # spec back-compat: a Streamable HTTP failure with 4xx -> try legacy SSE
                 finally:
@@ -235,21 +284,55 @@ class Session:
         wants_sse = spec.http_transport == "sse" or (
             spec.http_transport == "auto" and (spec.url or "").rstrip("/").endswith("/sse")
         )
+        auth = self._build_auth()
         if wants_sse:
-            return [("sse", self._record(sse_transport(spec)))]
-        attempts = [("streamable-http", self._record(streamable_http_transport(spec)))]
+            return [("sse", self._record(sse_transport(spec, auth, self._note_response)))]
+        streamable = streamable_http_transport(spec, auth, self._note_response)
+        attempts = [("streamable-http", self._record(streamable))]
         if spec.http_transport == "auto":
-            attempts.append(("sse", self._record(sse_transport(spec))))
+            attempts.append(("sse", self._record(sse_transport(spec, auth, self._note_response))))
         return attempts
+
+    def _build_auth(self) -> Any:
+        """The SDK OAuth provider for this URL (None without OAuth); registered for mj.auth.logout."""
+        if self.oauth is None:
+            self.auth_provider = None
+            return None
+        from .auth import provider_for
+
+        self.auth_provider = provider_for(self.oauth, self.spec.url or "", self.name, self._person_waiting)
+        return self.auth_provider
+
+    def _person_waiting(self, waiting: bool) -> None:
+        """A sign-in waits for a person (on the loop): no connect deadline or request timeout meanwhile."""
+        import anyio
+
+        scope = self._owner_scope
+        if waiting:
+            self._paused_for_person = [*self._deadlines]
+            self._connect_paused = scope is not None and scope.deadline != math.inf
+            if self._connect_paused:
+                scope.deadline = math.inf
+            for deadline in self._paused_for_person:
+                deadline.pause()
+            return
+        if self._connect_paused and scope is not None:
+            scope.deadline = anyio.current_time() + self.connect_timeout
+            self._connect_paused = False
+        for deadline in self._paused_for_person:
+            deadline.resume()
+        self._paused_for_person = []
 
     def _record(self, transport: Any) -> RecordingTransport:
         return RecordingTransport(transport, self.history, on_eof=self._on_eof)
 
     def _make_client(self, transport: Any) -> Any:
         from mcp import Client
+        from mcp.client.extension import advertise
         from mcp_types import Implementation
 
         from .._version import __version__
+        from .apps import APP_MIME_TYPE, UI_EXTENSION
 
         _quiet_deprecations()
         _quiet_sdk_logging()
@@ -270,6 +353,8 @@ class Session:
             if self.offers_roots
             else None,
             client_info=Implementation(name="mcp-jupyter", version=__version__),
+            # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
+            extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]})],
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",
@@ -396,6 +481,18 @@ class Session:
             hook(self.owner)
 
     # -- facts -----------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """``new``, ``connecting``, ``connected``, ``closed``, ``dead`` or ``failed``."""
+        return self._status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        changed = value != getattr(self, "_status", None)
+        self._status = value
+        if changed:  # observers above the client (the JupyterLab sidebar) show it live
+            events.emit("status", self.name)
+
     @property
     def stderr(self) -> str:
         """Everything a stdio server wrote to stderr so far ("" for other transports)."""
@@ -643,6 +740,8 @@ class Session:
         elif method == "notifications/resources/updated" and uri:
             for callback in list(self.subscriptions.get(uri, [])):
                 await _run_listener(callback, uri)
+        if method.endswith("/list_changed"):
+            events.emit("list_changed", self.name)
         for listener in list(self.listeners):
             await _run_listener(listener, method, params if params is not None else {"uri": uri})
 
@@ -663,6 +762,8 @@ class Session:
             timeout=timeout if timeout is not None else self.timeout,
             connect_timeout=self.connect_timeout,
             stdio=self.spec.kind == "stdio",
+            refusal=self.refusal,
+            oauth=self.oauth is not None,
         )
         error = translate(exc, failure)
         if isinstance(error, E.ServerExited):

@@ -38,6 +38,8 @@ class Failure:
     timeout: float | None = None  # the request timeout in force, seconds
     connect_timeout: float | None = None
     stdio: bool = False
+    refusal: tuple[int, str] | None = None  # the MCP endpoint's last 401/403 (status, WWW-Authenticate)
+    oauth: bool = False  # the connection signs in with OAuth
 
     @property
     def where(self) -> str:
@@ -67,6 +69,13 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
     exc = unwrap_group(exc)
     if isinstance(exc, (E.MCPJupyterError, KeyboardInterrupt, anyio.get_cancelled_exc_class())):
         return exc
+    signin = _from_signin(exc, failure)
+    if signin is not None:
+        return signin
+    if failure.refusal is not None and not isinstance(exc, TimeoutError):
+        if failure.oauth and failure.connecting and not isinstance(exc, MCPError):
+            return _signin_broke(exc, failure)  # the sign-in itself failed, not the server's verdict
+        return _refused(failure)
     if isinstance(exc, MCPError):
         return _from_mcp_error(exc, failure)
     if isinstance(exc, TimeoutError):
@@ -128,6 +137,110 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
     )
 
 
+def _www_authenticate_field(header: str, name: str) -> str | None:
+    import re
+
+    match = re.search(rf'(?<![\w-]){name}="([^"]*)"', header) or re.search(
+        rf"(?<![\w-]){name}=([^\s,]+)", header
+    )
+    return match.group(1) if match else None
+
+
+def _refused(failure: Failure) -> BaseException:
+    """The MCP endpoint answered 401/403 (the SDK reports it as -32603 without the status)."""
+    status, header = failure.refusal or (0, "")
+    name, where = failure.server, failure.where
+    error = _www_authenticate_field(header, "error")
+    said = ", ".join(
+        f"{key}={value!r}"
+        for key in ("error", "error_description", "scope")
+        if (value := _www_authenticate_field(header, key))
+    )
+    said = f" ({said})" if said else ""
+    if status == 403 or error == "insufficient_scope":
+        message = (
+            f"{where} refused authorization with HTTP {status}{said} while {failure.doing}; "
+            "the credentials lack a permission this needs"
+            + (": sign in again with more scopes, e.g. auth=mj.OAuth(scopes=...)" if failure.oauth else "")
+        )
+    elif failure.oauth:
+        message = (
+            f"{where} refused the token with HTTP {status}{said} while {failure.doing}; "
+            f"sign in again: mj.auth.logout({name!r}) and connect again"
+        )
+    else:
+        message = (
+            f"{name!r} needs credentials: {where} answered HTTP {status}{said} while {failure.doing}; "
+            "pass headers={'Authorization': 'Bearer <token>'} or auth=... (e.g. auth=mj.OAuth(client_id=...)); "
+            "in %mcp connect: --header 'Authorization: Bearer <token>' or --auth"
+        )
+    return E.AuthorizationFailed(message, step="credentials", status=status, server=name)
+
+
+_SIGNIN_STEPS = (  # first match wins: the SDK's messages, lower-cased
+    ("registration", ("registration", "register")),
+    ("token", ("token exchange", "token request", "token response", "refresh", "token endpoint")),
+    ("authorization", ("state parameter", "authorization code", "authorization response", "redirect")),
+    ("discovery", ("metadata", "protected resource", "issuer", "resource")),
+)
+
+
+def _from_signin(exc: BaseException, failure: Failure) -> BaseException | None:
+    """A failed OAuth flow (the SDK's or our sign-in's) as AuthorizationFailed naming the step."""
+    step = getattr(exc, "step", None)
+    kind = type(exc).__name__
+    module = type(exc).__module__
+    sdk_auth = module.startswith("mcp.client.auth") or (
+        kind == "ValueError" and "client_metadata_url" in str(exc)
+    )
+    if step is None and not sdk_auth:
+        return None
+    text = str(exc)
+    if step is None:
+        if kind == "OAuthRegistrationError":
+            step = "registration"
+        elif kind == "OAuthTokenError":
+            step = "token"
+        else:
+            lowered = text.lower()
+            step = next(
+                (s for s, words in _SIGNIN_STEPS if any(w in lowered for w in words)), "authorization"
+            )
+    if step in ("cancelled", "timeout"):
+        message = f"signing in to {failure.where} stopped: {text}"
+    else:
+        message = f"signing in to {failure.where} failed at the {step} step: {_redact(text)}"
+    return E.AuthorizationFailed(message, step=step, server=failure.server)
+
+
+def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
+    """Something else failed during the sign-in: the user's ``open_url``, or reaching the authorization server."""
+    step = "discovery" if type(exc).__module__.startswith(("httpx", "httpcore")) else "authorization"
+    try:
+        fetching = f" (fetching {exc.request.url.copy_with(query=None)})"  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - not an HTTP error, or no request attached
+        fetching = ""
+    return E.AuthorizationFailed(
+        f"signing in to {failure.where} failed at the {step} step: {type(exc).__name__}: "
+        f"{_redact(str(exc))}{fetching}",
+        step=step,
+        server=failure.server,
+    )
+
+
+def _redact(text: str) -> str:
+    """An SDK message may quote a state or a token endpoint's body: keep it short, drop token values."""
+    import re
+
+    text = re.sub(r"(State parameter mismatch:).*", r"\1 the redirect's state is not this sign-in's", text)
+    text = re.sub(
+        r'("?(access_token|refresh_token|id_token|client_secret|code)"?\s*[:=]\s*)"?[^",\s}]+"?',
+        r"\1***",
+        text,
+    )
+    return text[:600]
+
+
 def _stderr_hint(failure: Failure) -> str:
     """Point to the server's stderr only when there is some to read."""
     if failure.stderr.strip():
@@ -177,7 +290,8 @@ def _describe_http_error(exc: BaseException, url: str) -> str | None:
         if status in (401, 403):
             return (
                 f"{url} refused the connection with HTTP {status}; pass credentials, e.g. "
-                "headers={'Authorization': 'Bearer <token>'} (or --header in %mcp connect)"
+                "headers={'Authorization': 'Bearer <token>'} (or --header in %mcp connect), or sign in "
+                "with auth=mj.OAuth(...) (--auth)"
             )
         return f"{url} answered HTTP {status}; is this the server's MCP endpoint (often /mcp or /sse)?"
     if isinstance(exc, httpx2.HTTPError):

@@ -157,14 +157,18 @@ class StderrCapture:
             pass
 
 
-def http_client(target: Target) -> Any:
-    """An ``httpx2.AsyncClient`` carrying the target's headers, with MCP's default timeouts."""
+def http_client(target: Target, auth: Any = None, on_response: Any = None) -> Any:
+    """An ``httpx2.AsyncClient`` carrying the target's headers (and OAuth ``auth``), with MCP's
+    default timeouts; ``on_response`` (async) sees every response, e.g. to note a 401."""
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    return create_mcp_http_client(headers=target.headers or None)
+    client = create_mcp_http_client(headers=target.headers or None, auth=auth)
+    if on_response is not None:
+        client.event_hooks["response"].append(on_response)
+    return client
 
 
-def streamable_http_transport(target: Target) -> Any:
+def streamable_http_transport(target: Target, auth: Any = None, on_response: Any = None) -> Any:
     """The SDK Streamable HTTP transport for a URL target."""
     from contextlib import asynccontextmanager
 
@@ -173,7 +177,7 @@ def streamable_http_transport(target: Target) -> Any:
     @asynccontextmanager
     async def transport():
         async with (
-            http_client(target) as client,
+            http_client(target, auth, on_response) as client,
             streamable_http_client(target.url, http_client=client) as streams,
         ):
             yield streams
@@ -181,11 +185,19 @@ def streamable_http_transport(target: Target) -> Any:
     return transport()
 
 
-def sse_transport(target: Target) -> Any:
+def sse_transport(target: Target, auth: Any = None, on_response: Any = None) -> Any:
     """The SDK legacy HTTP+SSE transport (protocol 2024-11-05) for a URL target."""
     from mcp.client.sse import sse_client
 
-    return sse_client(target.url, headers=target.headers or None)
+    def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        client = create_mcp_http_client(headers=headers, timeout=timeout, auth=auth)
+        if on_response is not None:
+            client.event_hooks["response"].append(on_response)
+        return client
+
+    return sse_client(target.url, headers=target.headers or None, auth=auth, httpx_client_factory=factory)
 
 
 def _strip_userinfo(url: str) -> str:

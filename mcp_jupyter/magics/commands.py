@@ -79,7 +79,57 @@ def cmd_connect(cmd: Command, shell: Any) -> Any:
         kwargs["cwd"] = a.cwd
     if a.timeout is not None:
         kwargs["timeout"] = a.timeout or None  # 0: no limit
+    auth = _auth_option(a)
+    if auth is not None:
+        kwargs["auth"] = auth
     return mj.connect(a.name, target, **kwargs)
+
+
+_OAUTH_OPTIONS = ("client_id", "client_metadata_url", "scopes", "private_key", "issuer", "redirect")
+
+
+def _auth_option(a: Any) -> Any:
+    """``--auth`` and its options as ``auth=`` (None: automatic; False: ``--no-auth``)."""
+    import os
+
+    from mcp_jupyter.client.auth import OAuth
+
+    if a.no_auth:
+        return False
+    given = {key: getattr(a, key) for key in _OAUTH_OPTIONS if getattr(a, key) is not None}
+    secret = a.client_secret
+    if a.client_secret_env:
+        secret = os.environ.get(a.client_secret_env)
+        if secret is None:
+            raise MagicUsageError(
+                f"--client-secret-env {a.client_secret_env}: that environment variable is not set"
+            )
+    if secret is not None:
+        given["client_secret"] = secret
+    if a.client_credentials:
+        given["client_credentials"] = True
+    if a.signin_timeout is not None:
+        given["timeout"] = a.signin_timeout
+    if not (a.auth or given):
+        return None
+    try:
+        return OAuth(**given)
+    except ValueError as exc:
+        raise MagicUsageError(f"%mcp connect: {exc}") from None
+
+
+def cmd_auth(cmd: Command, shell: Any) -> Any:
+    """``auth status`` (a table of stored sign-ins, no token values) or ``auth logout NAME|URL|--all``."""
+    from mcp_jupyter.client import auth
+
+    a = cmd.args
+    if a.action == "status":
+        return auth.status()
+    if not a.target and not a.all:
+        raise MagicUsageError("%mcp auth logout needs NAME, URL or --all")
+    forgotten = auth.logout(a.target, all=a.all)
+    print(f"signed out: {', '.join(forgotten)}" if forgotten else "no stored sign-in to forget")
+    return None
 
 
 def cmd_servers(cmd: Command, shell: Any) -> Any:
@@ -279,6 +329,7 @@ COMMANDS: dict[str, Callable[..., Any]] = {
     "stderr": cmd_stderr,
     "history": cmd_history,
     "disconnect": cmd_disconnect,
+    "auth": cmd_auth,
 }
 
 #: Subcommands whose cell body (``%%mcp``) holds arguments.

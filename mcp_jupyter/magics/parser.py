@@ -63,6 +63,7 @@ SUBCOMMANDS: dict[str, str] = {
     "stderr": "the tail of a stdio server's stderr",
     "history": "protocol traffic (requests, responses, notifications) as a table",
     "disconnect": "close a connection: disconnect NAME... | --all",
+    "auth": "OAuth sign-ins: auth status | auth logout NAME|URL|--all",
 }
 
 USAGE = """\
@@ -97,6 +98,7 @@ def build_parsers() -> dict[str, _Parser]:
     c = p["connect"] = _parser(
         "connect",
         usage="%(prog)s NAME TARGET... [--env K=V]... [--cwd DIR] [--header 'K: V']... [--timeout S] [--legacy]\n"
+        "       %(prog)s NAME URL --auth [--client-id ID] [--client-secret-env VAR] [--scopes 'A B'] ...\n"
         "       %(prog)s --config FILE [NAME...]",
     )
     c.add_argument("name", nargs="?", help="the connection's name (used by every other subcommand)")
@@ -116,6 +118,44 @@ def build_parsers() -> dict[str, _Parser]:
         help="seconds a request may go without an answer or progress (default 60; 0: no limit)",
     )
     c.add_argument("--legacy", action="store_true", help="use the legacy (pre-2026) protocol handshake")
+    c.epilog = (
+        "OAuth: a server that answers 401 with OAuth metadata gets a sign-in card by itself; --auth asks "
+        "for one explicitly, and the options above set it up (docs/auth.md). Tokens are kept in a file "
+        "only you can read and reused; %mcp auth status / %mcp auth logout NAME."
+    )
+    o = c.add_argument_group("OAuth sign-in (URL targets)")
+    o.add_argument(
+        "--auth", action="store_true", help="sign in with OAuth (discovery + dynamic registration)"
+    )
+    o.add_argument("--no-auth", action="store_true", help="never sign in, even when the server asks (401)")
+    o.add_argument(
+        "--client-id", metavar="ID", help="a client registered beforehand with the authorization server"
+    )
+    o.add_argument(
+        "--client-secret-env",
+        metavar="VAR",
+        help="environment variable holding that client's secret (keeps it out of the notebook)",
+    )
+    o.add_argument(
+        "--client-secret", metavar="SECRET", help="the client's secret (prefer --client-secret-env)"
+    )
+    o.add_argument(
+        "--client-metadata-url", metavar="URL", help="your Client ID Metadata Document (https URL)"
+    )
+    o.add_argument("--scopes", metavar="'A B'", help="scopes to ask for, space separated")
+    o.add_argument(
+        "--client-credentials", action="store_true", help="machine-to-machine: client id + secret, no person"
+    )
+    o.add_argument("--private-key", metavar="FILE", help="PEM key for private_key_jwt client credentials")
+    o.add_argument(
+        "--issuer", metavar="URL", help="the authorization server the client credentials belong to"
+    )
+    o.add_argument(
+        "--redirect",
+        choices=("auto", "jupyter", "loopback", "paste"),
+        help="where the browser returns after signing in (default auto: the Jupyter server, else 127.0.0.1)",
+    )
+    o.add_argument("--signin-timeout", type=float, metavar="S", help="seconds to wait for the sign-in (300)")
     p["servers"] = _parser("servers")
     for name in ("info", "ping", "logs", "stderr", "history"):
         p[name] = _parser(name)
@@ -164,6 +204,14 @@ def build_parsers() -> dict[str, _Parser]:
     d = p["disconnect"] = _parser("disconnect")
     d.add_argument("names", nargs="*", metavar="NAME", help="connections to close")
     d.add_argument("--all", action="store_true", help="close every connection")
+    au = p["auth"] = _parser("auth", usage="%(prog)s status | %(prog)s logout (NAME | URL | --all)")
+    au.add_argument(
+        "action", choices=("status", "logout"), help="status: stored sign-ins; logout: forget one"
+    )
+    au.add_argument(
+        "target", nargs="?", metavar="NAME|URL", help="the connection or server URL to log out of"
+    )
+    au.add_argument("--all", action="store_true", help="logout: forget every stored sign-in")
     return p
 
 
@@ -182,8 +230,27 @@ def add_subcommand(name: str, summary: str, usage: str | None = None) -> argpars
 
 
 # Options of ``connect`` that take a value, and flags; every other word belongs to NAME/TARGET.
-_CONNECT_VALUED = {"--config", "--env", "--cwd", "--header", "--timeout"}
-_CONNECT_FLAGS = {"--legacy", "-h", "--help"}
+_CONNECT_VALUED = {
+    "--config",
+    "--env",
+    "--cwd",
+    "--header",
+    "--timeout",
+    "--client-id",
+    "--client-secret",
+    "--client-secret-env",
+    "--client-metadata-url",
+    "--scopes",
+    "--private-key",
+    "--issuer",
+    "--redirect",
+    "--signin-timeout",
+}
+_CONNECT_FLAGS = {"--legacy", "--auth", "--no-auth", "--client-credentials", "-h", "--help"}
+
+
+# Flags of ours that may follow TARGET (a server command's own flags never look like these).
+_TARGET_SAFE_FLAGS = {"--legacy", "--auth", "--no-auth", "--client-credentials"}
 
 
 @dataclass
@@ -378,7 +445,7 @@ def _parse_connect(words: list[str]) -> argparse.Namespace:
             ours.extend(words[i : i + take])
             i += take
             continue
-        if word in _CONNECT_FLAGS and (word == "--legacy" or not positional):
+        if word in _CONNECT_FLAGS and (word in _TARGET_SAFE_FLAGS or not positional):
             ours.append(word)
         else:
             positional.append(word)

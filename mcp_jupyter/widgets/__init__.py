@@ -60,6 +60,15 @@ def _register_views() -> None:
     views.register("explorer", _view("explorer", "Explorer"))
     views.register("map_progress", _view("map_progress", "MapProgress"))
     views.register("inbox", _inbox)
+    from mcp_jupyter.client.auth import register_presenter
+
+    register_presenter(_signin_card)  # the "Sign in to SERVER" card (client/auth asks presenters)
+
+
+def _signin_card(signin: Any) -> bool:
+    from .signin_card import present
+
+    return present(signin)
 
 
 def _inbox() -> Any:

@@ -1,0 +1,36 @@
+"""Execute notebooks/06-remote-servers-and-auth.ipynb headless in a real kernel and check what it shows."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06-remote-servers-and-auth.ipynb"
+
+
+def text_of(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append(out.get("text", ""))
+        data = out.get("data", {})
+        parts.append(data.get("text/plain", ""))
+        parts.append(data.get("text/html", ""))
+    return "\n".join(parts)
+
+
+def test_the_auth_tutorial_runs(run_notebook, tmp_path, monkeypatch):
+    monkeypatch.setenv(
+        "JUPYTER_DATA_DIR", str(tmp_path / "data")
+    )  # the kernel inherits it: its own token file
+    nb = run_notebook(NOTEBOOK)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
+    shown = [text_of(c) for c in code]
+    assert "needs credentials" in shown[1] and "HTTP 401" in shown[1]
+    assert "'subject': 'demo'" in shown[2]
+    assert "issuer=" in shown[3] and "access_token" not in shown[3]
+    assert "{'result': 5}" in shown[4] and "logins so far: 1" in shown[4]
+    assert "signed out:" in shown[5]
+    assert "No stored sign-ins" in shown[6]
+    token_file = tmp_path / "data" / "mcp_jupyter" / "auth" / "tokens.json"
+    assert token_file.exists() and oct(os.stat(token_file).st_mode & 0o777) == "0o600"
