@@ -66,6 +66,9 @@ nb_execution_raise_on_error = True  # a failing tutorial cell fails the build
 nb_execution_show_tb = True
 nb_execution_in_temp = False
 nb_merge_streams = True
+# An MCP App output (application/vnd.mcp-jupyter.app+json) is for JupyterLab; the site shows its
+# text/html placeholder, and myst-nb would otherwise warn (fatally, with -W) about the unknown type.
+suppress_warnings = ["mystnb.unknown_mime_type"]
 # The embed-amd.js of the @jupyter-widgets/html-manager that matches the installed ipywidgets (not
 # myst-nb's default pin), so the saved widget state renders as widgets.
 nb_ipywidgets_js = {

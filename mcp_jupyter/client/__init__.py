@@ -15,8 +15,11 @@ Modules, one concept each (docs/architecture.md):
 - :mod:`.translate`    SDK and transport failures as mcp_jupyter's exceptions
 - :mod:`.history`      the JSON-RPC traffic of a connection
 - :mod:`.config`       ``mcpServers`` / VS Code ``servers`` files
+- :mod:`.auth`         OAuth sign-in on the SDK's client auth: ``OAuth``, the sign-in, the token file
+- :mod:`.apps`         MCP Apps: a tool's UI (``tool.ui``), visibility, the displayed apps
 """
 
+from .apps import ToolUi
 from .connection import Connection
 from .history import History
 from .items import Prompt, Prompts, Resource, Resources, ResourceTemplate, ResourceTemplates, Tool, Tools
@@ -44,6 +47,7 @@ __all__ = [
     "Resources",
     "Tool",
     "ToolResult",
+    "ToolUi",
     "Tools",
     "aconnect",
     "connect",

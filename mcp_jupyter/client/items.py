@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 from .. import errors as E
 from .. import views
 from . import uri_template
+from .apps import ToolUi, tool_ui, visibility
 
 __all__ = [
     "Item",
@@ -135,6 +136,23 @@ class Tool(Item):
         """Argument name -> property schema."""
         props = self.input_schema.get("properties")
         return props if isinstance(props, dict) else {}
+
+    @property
+    def ui(self) -> ToolUi | None:
+        """The MCP App this tool declares (``ToolUi``: resource URI, visibility, CSP, permissions),
+        or None. CSP and permissions come from the UI resource's listing entry when the server
+        lists it; the HTML's own ``_meta`` (read when the app is shown) takes precedence."""
+        meta = getattr(self.raw, "meta", None)
+        ui = tool_ui(meta)
+        return None if ui is None else tool_ui(meta, self._resource_meta(ui.resource_uri))
+
+    def _resource_meta(self, uri: str) -> Any:
+        conn = self._connection_ref() if self._connection_ref is not None else None
+        try:
+            listed = conn.resources.get(uri) if conn is not None else None
+        except (E.MCPJupyterError, RuntimeError):  # closed, no resources, or on the runtime thread
+            return None
+        return getattr(getattr(listed, "raw", None), "meta", None)
 
     def hint(self, name: str) -> bool | None:
         """An annotation hint (``readOnlyHint``, ``destructiveHint``, ...) or None when unset."""
@@ -311,11 +329,30 @@ _HINTS = (
 
 
 class Tools(Listing[Tool]):
-    """The tools of a server."""
+    """The tools of a server. Tools only its MCP App may call (visibility ``["app"]``) are hidden
+    from the notebook, as the MCP Apps spec asks of the model's side; ``app_only`` lists them."""
 
     kind = "tool"
     not_found = E.ToolNotFound
     columns = ("name", "title", "description")
+
+    def __init__(self, items: Sequence[Tool], server: str = "") -> None:
+        shown = [t for t in items if "model" in visibility(getattr(t.raw, "meta", None))]
+        super().__init__(shown, server)
+        self.app_only: dict[str, Tool] = {t.name: t for t in items if t not in shown}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str) and key in self.app_only and key not in self._by_key:
+            raise E.ToolNotFound(
+                f"tool {key!r} on server {self.server!r} is only for the server's MCP App (its visibility "
+                "excludes 'model'), so the notebook does not call it; its app calls it when shown",
+                server=self.server or None,
+            )
+        return super().__getitem__(key)
+
+    def including_app_only(self, name: str) -> Tool | None:
+        """The tool ``name`` whether or not the notebook may see it (for the app bridge)."""
+        return self._by_key.get(name) or self.app_only.get(name)
 
     def _computed(self, t: Tool) -> dict:
         return {

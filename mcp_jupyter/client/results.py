@@ -236,6 +236,7 @@ class ToolResult:
     tool: Tool | None = None
     server: str | None = None
     raw: Any = field(default=None, repr=False)
+    arguments: dict | None = field(default=None, repr=False)  # what the tool was called with
 
     @classmethod
     def from_sdk(cls, result: Any, tool: Tool | None = None, server: str | None = None) -> ToolResult:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp_jupyter.display import checks, content, tables
+from mcp_jupyter.display import apps, checks, content, tables
 
 # (module, class name, renderer). Modules are where the API defines each class (``__module__``).
 FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
-    ("mcp_jupyter.client.results", "ToolResult", content.tool_result_html),
+    ("mcp_jupyter.client.results", "ToolResult", apps.tool_result_app_html),
     ("mcp_jupyter.client.results", "ResourceResult", content.resource_result_html),
     ("mcp_jupyter.client.results", "PromptResult", content.prompt_result_html),
     ("mcp_jupyter.client.items", "Tools", tables.tools_html),
@@ -52,3 +52,19 @@ def register_formatters(ipython: Any) -> None:
     html_formatter = ipython.display_formatter.formatters["text/html"]
     for module, name, render in FORMATTERS:
         html_formatter.for_type_by_name(module, name, _guarded(render))
+    # A result whose tool has an MCP App also carries the app output type (display/apps.py).
+    ipython.display_formatter.mimebundle_formatter.for_type_by_name(
+        "mcp_jupyter.client.results", "ToolResult", _guarded_bundle(apps.tool_result_mimebundle)
+    )
+
+
+def _guarded_bundle(render: Callable[[Any], dict | None]) -> Callable[[Any], dict | None]:
+    """Like :func:`_guarded`, for a function returning extra MIME types (None: none)."""
+
+    def format_bundle(obj: Any) -> dict | None:
+        try:
+            return render(obj)
+        except Exception:  # noqa: BLE001 - display must never break a cell; text/html remains
+            return None
+
+    return format_bundle

@@ -37,6 +37,7 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 
+from . import apps
 from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop, run_beside_cell
 from .notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
 from .results import (
@@ -153,11 +154,24 @@ class NotebookServer(MCPServer):
         icons: list[Any] | None = None,
         meta: dict[str, Any] | None = None,
         structured_output: bool | None = None,
+        app: Any = None,
+        app_vars: dict[str, Any] | None = None,
+        app_csp: dict[str, Any] | None = None,
+        app_permissions: dict[str, Any] | None = None,
+        visibility: list[str] | None = None,
     ) -> F:
-        """Serve ``fn`` as a tool, replacing an earlier tool of the same name."""
+        """Serve ``fn`` as a tool, replacing an earlier tool of the same name.
+
+        ``app``: an MCP App for the tool (HTML, a path, a ``string.Template`` or a function; see
+        :mod:`.apps`), served as ``ui://notebook/<name>`` with ``app_csp`` / ``app_permissions``;
+        ``visibility``: ``["app"]`` for a tool only its app calls."""
         if isinstance(annotations, dict):
             annotations = ToolAnnotations(**annotations)
         tool_name = name or fn.__name__
+        if app is not None:
+            meta = self._register_app(tool_name, app, app_vars, app_csp, app_permissions, meta, visibility)
+        elif visibility is not None:
+            raise ValueError("visibility= is part of an MCP App: pass app= too")
         with self._registry_lock:
             if self._tool_manager.get_tool(tool_name) is not None:
                 self.remove_tool(tool_name)
@@ -173,6 +187,35 @@ class NotebookServer(MCPServer):
             )
         self.notify_list_changed("tools")
         return fn
+
+    def _register_app(
+        self,
+        tool_name: str,
+        app: Any,
+        app_vars: dict[str, Any] | None,
+        csp: dict[str, Any] | None,
+        permissions: dict[str, Any] | None,
+        meta: dict[str, Any] | None,
+        visibility: list[str] | None,
+    ) -> dict[str, Any]:
+        """Serve the tool's app HTML as a ``ui://`` resource; return the tool's ``_meta``."""
+        uri = apps.app_uri(tool_name)
+        read_html = apps.html_source(app, tool_name, app_vars)
+        tool_meta = apps.tool_meta(meta, uri, visibility)  # validates before anything is registered
+
+        def app_html() -> str:
+            return read_html()
+
+        with self._registry_lock:
+            self._resource_manager._resources.pop(uri, None)
+            self.resource(
+                uri,
+                name=f"{tool_name} app",
+                mime_type=apps.APP_MIME_TYPE,
+                meta=apps.resource_meta(csp, permissions),
+            )(app_html)
+        self.notify_list_changed("resources")
+        return tool_meta
 
     def register_resource(self, uri: str, fn: F, **options: Any) -> F:
         """Serve ``fn`` as the resource (or resource template) ``uri``, replacing an earlier one."""
@@ -270,6 +313,8 @@ def tool(fn: Any = None, /, **options: Any) -> Any:
 
     The input schema comes from the type hints, the description from the docstring; a
     ``-> pd.DataFrame`` function returns records as structured content plus a text table.
+    ``app=`` gives the tool an MCP App (HTML, a file, a ``string.Template`` or a function; with
+    ``app_vars``, ``app_csp``, ``app_permissions``, ``visibility``): see docs/apps.md.
     Redefining the function in a later cell replaces the tool. Returns the function unchanged.
     """
     if isinstance(fn, str):  # @tool("name")

@@ -137,12 +137,13 @@ class Debouncer:
         return self._job
 
 
-def output_html(output: Any, html: str, text: str = "") -> None:
-    """Replace what an ``ipywidgets.Output`` shows with one HTML display (thread-safe trait set)."""
+def output_html(output: Any, html: str, text: str = "", extra: dict | None = None) -> None:
+    """Replace what an ``ipywidgets.Output`` shows with one HTML display (thread-safe trait set);
+    ``extra``: more MIME types for the same display (an MCP App's output)."""
     output.outputs = (
         {
             "output_type": "display_data",
-            "data": {"text/html": str(html), "text/plain": text or "(see the HTML view)"},
+            "data": {"text/html": str(html), "text/plain": text or "(see the HTML view)", **(extra or {})},
             "metadata": {},
         },
     )

@@ -28,7 +28,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.display.content import tool_result_html
+from mcp_jupyter.display.apps import tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.display.html import Safe, esc, short, wrap
 from mcp_jupyter.display.tables import tool_badges
 
@@ -344,7 +344,8 @@ class ToolForm(W.VBox):
         self.progress.value = self.progress.max
         outcome = "error" if self.result.is_error else "done"
         self._say(outcome, f"{'tool reported an error' if outcome == 'error' else 'done'} in {seconds:.2f} s")
-        output_html(self.output, tool_result_html(self.result), repr(self.result))
+        extra = tool_result_mimebundle(self.result)  # the live MCP App, when the tool has one
+        output_html(self.output, tool_result_app_html(self.result), repr(self.result), extra=extra)
 
     def cancel(self) -> bool:
         """Cancel the call in flight (the Cancel button)."""

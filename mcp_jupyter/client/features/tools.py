@@ -103,11 +103,17 @@ async def call_tool(
     progress: ProgressCallback | None,
     raise_on_error: bool,
     max_timeout: float | None = CONNECTION_DEFAULT,
+    *,
+    tool: Any = None,
 ) -> ToolResult:
-    """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result."""
+    """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result.
+
+    ``tool``: the listed tool when the caller already found it (an app calling an app-only tool,
+    which the notebook's listing hides)."""
     client = session.require_client()
-    listed = session.listings.get("tools")
-    tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
+    if tool is None:
+        listed = session.listings.get("tools")
+        tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
     if tool is None:
         tool = await session.find("tools", name)
     if session.validate:
@@ -120,6 +126,7 @@ async def call_tool(
         progress=adapt_callback(progress, arity=3),
     )
     result = ToolResult.from_sdk(raw, tool, session.name)
+    result.arguments = args  # an app output sends them to its app (ui/notifications/tool-input)
     if session.recorders:  # conn.record() / %mcp record (one check when none is active)
         for recorder in session.recorders:
             recorder("call", name, args, result)

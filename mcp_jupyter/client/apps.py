@@ -1,0 +1,238 @@
+"""MCP Apps on the client side (the ``io.modelcontextprotocol/ui`` extension, spec 2026-01-26).
+
+A tool may declare an interactive UI: ``_meta.ui.resourceUri`` names a ``ui://`` resource of type
+``text/html;profile=mcp-app`` that a host renders in a sandboxed frame. This module holds what the
+client core knows about that, with no UI:
+
+- the extension's names (advertised by every connection, see ``client/session.py``);
+- :class:`ToolUi` (``conn.tools["x"].ui``) and tool *visibility*: a tool whose visibility lacks
+  ``"model"`` is for its app only, so the notebook's listing hides it; a tool whose visibility lacks
+  ``"app"`` can never be called by an app;
+- :class:`AppResource`: the app's HTML and the CSP/permissions the server declared for it;
+- the registry of displayed apps (:func:`register` / :func:`get`): each app output carries a random
+  id; the kernel side of the bridge (``mcp_jupyter.lab.apps``) resolves it to the connection and
+  tool it belongs to, so an app only ever talks to its own server;
+- :func:`acall_for_app`: a ``tools/call`` on behalf of an app, refused for tools it may not call.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import errors as E
+
+__all__ = [
+    "UI_EXTENSION",
+    "APP_MIME_TYPE",
+    "OUTPUT_MIME_TYPE",
+    "ToolUi",
+    "AppResource",
+    "AppRecord",
+    "tool_ui",
+    "register",
+    "get",
+    "messages",
+    "add_message",
+    "aread_app",
+    "acall_for_app",
+]
+
+#: The extension identifier advertised under ``ClientCapabilities.extensions``.
+UI_EXTENSION = "io.modelcontextprotocol/ui"
+#: The MIME type of an app's HTML resource.
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+#: The notebook output MIME type the JupyterLab extension renders as a live app.
+OUTPUT_MIME_TYPE = "application/vnd.mcp-jupyter.app+json"
+#: Who may see and call a tool when the server does not say ("model" stands for the notebook too).
+DEFAULT_VISIBILITY = ("model", "app")
+#: How many displayed apps the kernel remembers (older outputs fall back to their placeholder).
+MAX_APPS = 256
+
+
+@dataclass(frozen=True)
+class ToolUi:
+    """The UI a tool declares: its ``ui://`` resource, who may call the tool, and (from the resource
+    listing, when the server lists it) the CSP and permissions the app asks for."""
+
+    resource_uri: str
+    visibility: tuple[str, ...] = DEFAULT_VISIBILITY
+    csp: dict | None = None
+    permissions: dict | None = None
+    prefers_border: bool | None = None
+
+    @property
+    def model_visible(self) -> bool:
+        """Whether the notebook (the spec's "model" side) may see and call the tool."""
+        return "model" in self.visibility
+
+    @property
+    def app_visible(self) -> bool:
+        """Whether an app of this server may call the tool."""
+        return "app" in self.visibility
+
+
+def _ui_meta(meta: Any) -> dict:
+    ui = meta.get("ui") if isinstance(meta, Mapping) else None
+    return dict(ui) if isinstance(ui, Mapping) else {}
+
+
+def visibility(meta: Any) -> tuple[str, ...]:
+    """A tool's visibility from its ``_meta`` (the spec's default when absent or malformed)."""
+    value = _ui_meta(meta).get("visibility")
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        return DEFAULT_VISIBILITY
+    return tuple(value)
+
+
+def tool_ui(meta: Any, resource_meta: Any = None) -> ToolUi | None:
+    """The :class:`ToolUi` declared by a tool's ``_meta`` (None when it declares no UI resource).
+
+    ``resource_meta`` is the ``_meta`` of the UI resource's listing entry (its CSP, permissions).
+    The pre-spec flat key ``_meta["ui/resourceUri"]`` is still read: older servers send only it.
+    """
+    ui = _ui_meta(meta)
+    uri = ui.get("resourceUri") or (meta.get("ui/resourceUri") if isinstance(meta, Mapping) else None)
+    if not isinstance(uri, str) or not uri.startswith("ui://"):
+        return None
+    res = _ui_meta(resource_meta)
+    return ToolUi(
+        resource_uri=uri,
+        visibility=visibility(meta),
+        csp=_dict_or_none(res.get("csp")),
+        permissions=_dict_or_none(res.get("permissions")),
+        prefers_border=res.get("prefersBorder") if isinstance(res.get("prefersBorder"), bool) else None,
+    )
+
+
+def _dict_or_none(value: Any) -> dict | None:
+    return dict(value) if isinstance(value, Mapping) else None
+
+
+@dataclass(frozen=True)
+class AppResource:
+    """An app's HTML as read with ``resources/read``, with the sandbox settings it declares.
+
+    The CSP and permissions come from the content item's ``_meta.ui`` (authoritative) or, when it
+    has none, from the resource's listing entry (the spec's fallback).
+    """
+
+    uri: str
+    html: str
+    csp: dict | None = None
+    permissions: dict | None = None
+    prefers_border: bool | None = None
+
+    def to_dict(self) -> dict:
+        """JSON data for the frontend (camelCase, as on the wire)."""
+        return {
+            "uri": self.uri,
+            "html": self.html,
+            "csp": self.csp,
+            "permissions": self.permissions,
+            "prefersBorder": self.prefers_border,
+        }
+
+
+@dataclass
+class AppRecord:
+    """One displayed app: the call that produced it and what its app has sent back."""
+
+    app_id: str
+    tool: Any  # client.items.Tool (holds a weak reference to its connection)
+    arguments: dict
+    result: Any  # client.results.ToolResult
+    messages: list[dict] = field(default_factory=list)  # ui/message requests the person approved
+    context: dict | None = None  # the last ui/update-model-context
+
+    @property
+    def connection(self) -> Any:
+        """The connection the app belongs to (raises once it is closed)."""
+        return self.tool.connection
+
+
+_lock = threading.Lock()
+_records: OrderedDict[str, AppRecord] = OrderedDict()
+
+
+def register(result: Any) -> AppRecord | None:
+    """Remember ``result`` (a ToolResult) as a displayed app; None when its tool has no UI."""
+    tool = getattr(result, "tool", None)
+    if tool is None or tool_ui(getattr(tool.raw, "meta", None)) is None:
+        return None
+    record = AppRecord(uuid.uuid4().hex, tool, dict(getattr(result, "arguments", None) or {}), result)
+    with _lock:
+        _records[record.app_id] = record
+        while len(_records) > MAX_APPS:
+            _records.popitem(last=False)
+    return record
+
+
+def get(app_id: str) -> AppRecord | None:
+    """The displayed app with this id (None when unknown: another kernel, or forgotten)."""
+    with _lock:
+        return _records.get(app_id)
+
+
+def add_message(record: AppRecord, content: list, role: str = "user") -> None:
+    """Keep one approved ``ui/message`` on ``record`` (any thread)."""
+    with _lock:
+        record.messages.append({"role": role, "content": content})
+
+
+def messages() -> list[dict]:
+    """Every ``ui/message`` an app sent (after the person approved it), oldest first: dicts with
+    ``app_id``, ``server``, ``tool`` and ``content`` (the message's content blocks)."""
+    with _lock:
+        return [
+            {"app_id": r.app_id, "server": r.tool.server, "tool": r.tool.name, **m}
+            for r in _records.values()
+            for m in r.messages
+        ]
+
+
+async def aread_app(conn: Any, uri: str) -> AppResource:
+    """Read an app's HTML (``resources/read``) with its CSP and permissions (runtime loop)."""
+    result = await conn.aread(uri)
+    item = next((c for c in result.contents if c.text is not None), None)
+    if item is None:
+        raise E.MCPJupyterError(f"the app resource {uri!r} has no HTML text")
+    if item.mime_type and not item.mime_type.replace(" ", "").startswith("text/html"):
+        raise E.MCPJupyterError(f"the app resource {uri!r} is {item.mime_type}, not {APP_MIME_TYPE}")
+    ui = _ui_meta(getattr(item.raw, "meta", None))
+    if not ui:  # the spec's fallback: the resources/list entry
+        listed = (await conn.alist_resources()).get(uri)
+        ui = _ui_meta(getattr(getattr(listed, "raw", None), "meta", None))
+    border = ui.get("prefersBorder")
+    return AppResource(
+        uri,
+        item.text,
+        _dict_or_none(ui.get("csp")),
+        _dict_or_none(ui.get("permissions")),
+        border if isinstance(border, bool) else None,
+    )
+
+
+async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, Any] | None) -> Any:
+    """``tools/call`` on behalf of ``record``'s app: only tools of its own server whose visibility
+    includes ``"app"`` (app-only tools included); anything else raises ``ToolNotFound``."""
+    conn = record.connection
+    tools = await conn.alist_tools()
+    tool = tools.including_app_only(name)
+    if tool is None:
+        tool = (await conn.alist_tools(refresh=True)).including_app_only(name)
+    if tool is None or "app" not in visibility(getattr(tool.raw, "meta", None)):
+        raise E.ToolNotFound(
+            f"the app may not call tool {name!r}: the server lists no such tool with visibility 'app'",
+            server=record.tool.server,
+        )
+    from .features.tools import call_tool
+    from .session import CONNECTION_DEFAULT
+
+    return await call_tool(
+        conn._session, name, dict(arguments or {}), CONNECTION_DEFAULT, None, False, tool=tool
+    )
