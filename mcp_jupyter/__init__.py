@@ -20,6 +20,7 @@ from typing import Any
 from . import views
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
+    AuthorizationFailed,
     ConfigError,
     ConnectionFailed,
     ConsentDeclined,
@@ -77,6 +78,9 @@ _LAZY = {
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
     "roots": "consent.roots_manager",
+    # OAuth sign-in for remote servers (mcp_jupyter.client.auth; docs/auth.md)
+    "OAuth": "client.auth",
+    "auth": "client.auth",
 }
 
 __all__ = [
@@ -96,6 +100,7 @@ __all__ = [
     "InvalidArguments",
     "ConfigError",
     "ConsentDeclined",
+    "AuthorizationFailed",
     "load_ipython_extension",
     "unload_ipython_extension",
     *_LAZY,
@@ -111,7 +116,7 @@ def __getattr__(name: str) -> Any:
     if module_name is None:  # a subpackage exported as itself
         return importlib.import_module(f".{name}", __name__)
     module = importlib.import_module(f".{module_name}", __name__)
-    value = getattr(module, name)
+    value = module if module_name.rpartition(".")[2] == name else getattr(module, name)  # mj.auth: the module
     if name != "server":  # the kernel's server object may be replaced; always look it up
         globals()[name] = value
     return value
@@ -162,4 +167,26 @@ def _register_formatters_if_ipython() -> None:
         _register_formatters(ip)
 
 
+def _install_lab_channel_if_kernel() -> None:
+    """In an ipykernel, open the JupyterLab channel's comm target and announce the package to the
+    MCP sidebar (docs/architecture.md, "The JupyterLab channel"); light: nothing else is imported."""
+    import sys
+
+    if "ipykernel" not in sys.modules:
+        return
+    try:
+        from .lab import apps, channel
+
+        if channel.install():
+            apps.install()  # the MCP Apps bridge's handler on the channel (light until a message)
+            from .lab import signin
+
+            signin.install()  # OAuth: the Jupyter route's redirect URI, Cancel/paste while a cell blocks
+    except Exception:  # noqa: BLE001 - the package works without the sidebar
+        import logging
+
+        logging.getLogger("mcp_jupyter").debug("the JupyterLab channel was not installed", exc_info=True)
+
+
 _register_formatters_if_ipython()
+_install_lab_channel_if_kernel()
