@@ -272,6 +272,20 @@ def dialogs(page) -> list[str]:
 # Notebooks
 
 
+# The MCP sidebar (the JupyterLab extension's left-area panel) and its tab.
+SIDEBAR = "#mcp-jupyter-sidebar"
+SIDEBAR_TAB = '.lm-TabBar-tab[data-id="mcp-jupyter-sidebar"]'
+
+
+def open_sidebar(page, timeout_ms: int = CELL_TIMEOUT_MS):
+    """Click the MCP tab in the left sidebar (once: a second click would collapse it); return the panel."""
+    sidebar = page.locator(SIDEBAR)
+    if not sidebar.is_visible():
+        page.locator(SIDEBAR_TAB).click()
+    sidebar.wait_for(state="visible", timeout=timeout_ms)
+    return sidebar
+
+
 def write_notebook(path: Path, cells: list[str]) -> Path:
     """Write a notebook of code ``cells`` that asks for the python3 kernel (so no kernel dialog appears)."""
     nb = nbformat.v4.new_notebook(

@@ -6,7 +6,7 @@ change of each field to the kernel, so a test that set values in one step would 
 keystroke. Paths: (1) ``await conn.acall("ask_user")``, a field edited twice, Accept clicked right
 after the last keystroke; (2) ``%mcp call`` (awaited by the input transformer); (3) sampling with an
 edited request and an edited answer; (4) a tool form and a prompt form used while another cell
-awaits; (5) a decline; plus the fallback of a sync ``conn.call`` (stdin). The second test reads the
+awaits; (5) a decline; plus a sync ``conn.call``, whose request waits in the MCP sidebar's inbox. The second test reads the
 card and a form in the dark theme and checks their text contrast from computed styles.
 One notebook (one kernel) a test: the machine has 2 cores.
 """
@@ -17,7 +17,7 @@ import pytest
 
 from tests.llm_endpoint import LLMEndpoint
 
-from .harness import cell, cell_output, collect_console_errors, run_cell, wait_idle
+from .harness import cell, cell_output, collect_console_errors, open_sidebar, run_cell, wait_idle
 
 TIMEOUT = 60_000
 KEY_DELAY = 25  # ms between keystrokes: a quick typist
@@ -175,13 +175,13 @@ def test_consent_cards_take_what_a_person_types(open_notebook):
         for row in ("elicitation accept card", "sampling answer card", "elicitation decline card"):
             assert row in audit, audit
 
-        # a sync call cannot show a clickable card: the stdin prompt asks instead, and never hangs
+        # a sync call blocks the kernel, so no card in the cell can take a click: the request waits in
+        # the MCP sidebar's inbox instead (the stdin prompt is the fallback without the extension)
         run_cell(page, 9)
-        prompt = cell(page, 9).locator(".jp-Stdin-input")
-        prompt.wait_for(timeout=TIMEOUT)
-        assert "asks: Tell us about yourself" in cell_output(page, 9)
-        prompt.press_sequentially("d", delay=KEY_DELAY)
-        prompt.press("Enter")
+        item = open_sidebar(page).locator(".mcpj-inbox-item.mcpj-inbox-kind-elicitation")
+        item.wait_for(timeout=TIMEOUT)
+        assert "Tell us about yourself" in item.inner_text()
+        item.locator(".mcpj-inbox-decline").click()
         wait_idle(page)
         assert "SYNC {'action': 'decline'" in cell_output(page, 9)
         assert cell(page, 9).locator(".mcpj-consent-card").count() == 0

@@ -30,10 +30,13 @@ from tests.llm_endpoint import LLMEndpoint
 
 from .harness import (
     CELLS,
+    SIDEBAR,
+    SIDEBAR_TAB,
     cell,
     cell_output,
     collect_console_errors,
     dialogs,
+    open_sidebar,
     record_page,
     run_cell,
     wait_idle,
@@ -45,8 +48,6 @@ from .test_notebook7 import NB7_IDLE_JS, notebook7  # noqa: F401 - notebook7: a 
 TIMEOUT = 60_000
 KEY_DELAY = 25  # ms between keystrokes
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
-SIDEBAR = "#mcp-jupyter-sidebar"
-TAB = '.lm-TabBar-tab[data-id="mcp-jupyter-sidebar"]'
 
 SETUP = (
     "import sys\n"
@@ -55,15 +56,6 @@ SETUP = (
     "demo = mj.connect('demo', [sys.executable, '-m', 'mcp_jupyter.demo'])\n"
     "print('CONNECTED', 'to', demo.server_info['name'])"
 )
-
-
-def open_sidebar(page):
-    """Click the MCP tab in the left sidebar (once: a second click would collapse it)."""
-    sidebar = page.locator(SIDEBAR)
-    if not sidebar.is_visible():
-        page.locator(TAB).click()
-    sidebar.wait_for(state="visible", timeout=TIMEOUT)
-    return sidebar
 
 
 def connection(sidebar, name: str, status: str = "alive"):
@@ -170,7 +162,7 @@ def test_a_blocked_sync_call_is_answered_from_the_sidebar(open_notebook):
     page = open_notebook([SETUP, "print(demo.call('greet').text)\nprint('AFTER')"])
     run(page, 0, expect="CONNECTED to")
     run_cell(page, 1)  # blocks the kernel's main thread until the elicitation is answered
-    badge = page.locator(f'{TAB}[data-mcpj-pending="1"]')
+    badge = page.locator(f'{SIDEBAR_TAB}[data-mcpj-pending="1"]')
     badge.wait_for(timeout=TIMEOUT)
     toast = page.locator(".jp-Notification-Toast-info, .Toastify__toast", has_text="demo asks you")
     toast.first.wait_for(timeout=TIMEOUT)
@@ -188,7 +180,7 @@ def test_a_blocked_sync_call_is_answered_from_the_sidebar(open_notebook):
     assert "Hello, Grace Hopper! Welcome to the MCP demo server." in output, output
     assert "AFTER" in output
     sidebar.locator(".mcpj-inbox-item").first.wait_for(state="detached", timeout=TIMEOUT)
-    assert page.locator(f"{TAB}[data-mcpj-pending]").count() == 0
+    assert page.locator(f"{SIDEBAR_TAB}[data-mcpj-pending]").count() == 0
 
 
 def test_sampling_during_a_cell_magic_is_approved_from_the_sidebar(open_notebook):
