@@ -179,10 +179,12 @@ def test_webbrowser_open_with_a_browser_command(
 
 
 def test_expired_token_is_refreshed_without_a_sign_in(data_dir: Path) -> None:
-    with start(token_ttl=1) as short:
+    # Three seconds: long enough that a refreshed token outlives one connect on a loaded machine (a
+    # token expiring while a request is in flight is refused by the server, by design).
+    with start(token_ttl=3) as short:
         run_client(short.urls["mcp"], data_dir)
         logins = short.stats["logins"]
-        time.sleep(2.2)  # the one-second access token is now expired
+        time.sleep(3.3)  # the stored access token is now expired
         out = run_client(
             short.urls["mcp"], data_dir, agent_body="raise AssertionError('no sign-in expected')"
         )

@@ -20,7 +20,7 @@ from mcp_jupyter.consent.frontend import current_cell_parent, kernel, main_threa
 __all__ = ["SignInCard", "present"]
 
 # JupyterLab resets anchors inside widgets to plain text: make the one thing to click look clickable.
-_LINK_STYLE = "color:var(--jp-content-link-color,#1976d2);text-decoration:underline;font-weight:bold"
+_LINK_STYLE = "color:var(--jp-content-link-color);text-decoration:underline;font-weight:bold"
 _VIA = {
     "jupyter": "After you sign in, the page comes back to this notebook through the Jupyter server.",
     "loopback": "After you sign in, the page comes back to this kernel on 127.0.0.1.",
@@ -56,7 +56,7 @@ class SignInCard(W.VBox):
             # A sync connect holds the cell: clicks here would only arrive after it ends.
             row = W.HTML(
                 "<span class='mcp-signin-busy'>This cell is busy waiting, so buttons here could not answer. "
-                "To cancel, interrupt the kernel (&#9632;); to paste the address, use JupyterLab's "
+                "To cancel, interrupt the kernel (■); to paste the address, use JupyterLab's "
                 "notification or the prompt under the cell, if one appears.</span>"
             )
         super().__init__([self.header, self.link, self.status, row, self.problem])
