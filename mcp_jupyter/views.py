@@ -30,6 +30,7 @@ Kind = Literal[
 
 _factories: dict[str, Callable[..., Any]] = {}
 _loader: Callable[[], None] | None = None
+_loaded = False
 _lock = threading.Lock()
 
 
@@ -45,11 +46,17 @@ def set_loader(loader: Callable[[], None]) -> None:
 
 
 def load() -> bool:
-    """Import the UI if it is not loaded yet; True when views are available."""
-    if not _factories and _loader is not None:
+    """Import the UI if it is not loaded yet; True when views are available.
+
+    Done means the loader *returned*: while another thread is still importing the UI, some views are
+    already registered but its consent presenter may not be yet, so this waits for the import too.
+    """
+    global _loaded
+    if not _loaded and _loader is not None:
         with _lock:
-            if not _factories:
+            if not _loaded:
                 _loader()
+                _loaded = True
     return bool(_factories)
 
 

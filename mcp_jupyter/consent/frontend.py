@@ -25,7 +25,9 @@ from typing import Any, Protocol
 __all__ = [
     "Presenter",
     "register_presenter",
+    "register_overlay",
     "presenter",
+    "card_presenter",
     "kernel",
     "main_thread_blocked",
     "stdin_available",
@@ -53,6 +55,7 @@ class Presenter(Protocol):
 
 
 _presenter: Presenter | None = None
+_overlay: Presenter | None = None
 _cell_parent: dict | None = None
 _tracking = False
 
@@ -63,8 +66,24 @@ def register_presenter(value: Presenter | None) -> None:
     _presenter = value
 
 
+def register_overlay(value: Presenter | None) -> None:
+    """Install a presenter that comes before the cards (the JupyterLab channel's inbox), or remove it.
+
+    It is kept apart from :func:`register_presenter` so that the cards' presenter, which registers
+    itself whenever the UI is first imported (on any thread), can never replace it; the overlay
+    reaches the cards through :func:`card_presenter`.
+    """
+    global _overlay
+    _overlay = value
+
+
 def presenter() -> Presenter | None:
-    """The registered presenter; in a kernel, the widget presenter is loaded on first use."""
+    """Who shows consent requests: the overlay when one is installed, else the cards' presenter."""
+    return _overlay if _overlay is not None else card_presenter()
+
+
+def card_presenter() -> Presenter | None:
+    """The registered (cards') presenter; in a kernel, the widget presenter is loaded on first use."""
     if _presenter is None and kernel() is not None:
         from .. import views
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from mcp_jupyter.consent.frontend import Presenter, main_thread_blocked, presenter, register_presenter
+from mcp_jupyter.consent.frontend import Presenter, card_presenter, main_thread_blocked, register_overlay
 from mcp_jupyter.consent.requests import ConsentRequest
 from mcp_jupyter.schema import apply_defaults, iter_field_errors, make_validator
 
@@ -36,10 +36,12 @@ __all__ = ["ChannelPresenter", "install_presenter", "answer"]
 
 class ChannelPresenter:
     """The consent presenter while the channel is live: the sidebar's inbox, plus a card when one can
-    be clicked (``cards``: the widget presenter, or None without ipywidgets)."""
+    be clicked (by the cards' presenter, looked up at each request: the UI may still be loading)."""
 
-    def __init__(self, cards: Presenter | None) -> None:
-        self.cards = cards
+    @property
+    def cards(self) -> Presenter | None:
+        """The widget cards' presenter, or None without ipywidgets."""
+        return card_presenter()
 
     def can_present(self, request: ConsentRequest) -> bool:
         """True when the sidebar can answer now (while a cell blocks, only over a subshell), or a card
@@ -59,23 +61,17 @@ class ChannelPresenter:
             self.cards.present(request)
 
 
-_installed: ChannelPresenter | None = None
+_installed = False
 _install_lock = threading.Lock()
 
 
 def install_presenter() -> None:
-    """Make :class:`ChannelPresenter` the consent presenter, wrapping the widget cards' presenter.
-
-    The widgets are loaded first (they register their presenter when imported), so a later first
-    use of a widget cannot replace this one.
-    """
+    """Put :class:`ChannelPresenter` in front of the cards' presenter (once; any thread)."""
     global _installed
     with _install_lock:
-        current = presenter()  # loads the UI in a kernel, which registers the cards' presenter
-        if _installed is not None and current is _installed:
-            return
-        _installed = ChannelPresenter(current)
-        register_presenter(_installed)
+        if not _installed:
+            register_overlay(ChannelPresenter())
+            _installed = True
 
 
 _answered: set[tuple[str, str]] = set()  # (request id, state): duplicates of an answer are ignored
