@@ -22,6 +22,11 @@ STAMPS := $(VENV)/.stamps
 CHROMIUM := /usr/bin/chromium
 NOTEBOOK := notebooks/01-getting-started.ipynb
 PYTEST_ARGS ?=
+# Two pytest workers, each taking whole test files (module fixtures such as a JupyterLab are started once per
+# file): most of the suite waits on browsers, kernels and servers, so two workers on two cores halve the time.
+# PYTEST_WORKERS=0 runs everything in one process.
+PYTEST_WORKERS ?= 2
+PYTEST_PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 DOCS_OUT := docs/_build/html
 # The JupyterLab extension's sources and its build output (see "The JupyterLab extension" below).
 LABEXT_DIR := labextension
@@ -115,10 +120,10 @@ lab: $(STAMPS)/lab
 	scripts/lab.sh $(NOTEBOOK)
 
 test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium labext-test
-	$(PY) -m pytest -ra --durations=10 $(PYTEST_ARGS)
+	$(PY) -m pytest -ra --durations=10 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp labext-test
-	$(PY) -m pytest -ra -m "not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -ra -m "not browser" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 lint: $(STAMPS)/test
 	$(PY) -m ruff check .
