@@ -153,6 +153,17 @@ def venv_python_kernel() -> str:
     return "python3"
 
 
+def cell_text(cell) -> str:
+    """Everything an executed notebook cell shows as text: streams, text/plain and text/html outputs."""
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append(out.get("text", ""))
+        data = out.get("data", {})
+        parts.append(data.get("text/plain", ""))
+        parts.append(data.get("text/html", ""))
+    return "\n".join(parts)
+
+
 @pytest.fixture
 def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
     """Return ``run_notebook(path_or_nb, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``.

@@ -5,17 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .conftest import cell_text
+
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06-remote-servers-and-auth.ipynb"
-
-
-def text_of(cell) -> str:
-    parts = []
-    for out in cell.get("outputs", []):
-        parts.append(out.get("text", ""))
-        data = out.get("data", {})
-        parts.append(data.get("text/plain", ""))
-        parts.append(data.get("text/html", ""))
-    return "\n".join(parts)
 
 
 def test_the_auth_tutorial_runs(run_notebook, tmp_path, monkeypatch):
@@ -25,7 +17,7 @@ def test_the_auth_tutorial_runs(run_notebook, tmp_path, monkeypatch):
     nb = run_notebook(NOTEBOOK)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
-    shown = [text_of(c) for c in code]
+    shown = [cell_text(c) for c in code]
     assert "needs credentials" in shown[1] and "HTTP 401" in shown[1]
     assert "'subject': 'demo'" in shown[2]
     assert "issuer=" in shown[3] and "access_token" not in shown[3]

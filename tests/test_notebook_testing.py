@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .conftest import cell_text
+
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08-test-your-server.ipynb"
-
-
-def text_of(cell) -> str:
-    parts = []
-    for out in cell.get("outputs", []):
-        parts.append(out.get("text", ""))
-        data = out.get("data", {})
-        parts.append(data.get("text/plain", ""))
-        parts.append(data.get("text/html", ""))
-    return "\n".join(parts)
 
 
 def test_the_testing_tutorial_runs(run_notebook):
     nb = run_notebook(NOTEBOOK)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
-    shown = {c.source.splitlines()[-1]: text_of(c) for c in code}
+    shown = {c.source.splitlines()[-1]: cell_text(c) for c in code}
     assert "no errors" in shown["report"] and "modelcontextprotocol.io/specification" in shown["report"]
     assert "(True," in shown["report.ok, report.counts()"]
     assert "no errors" in shown["%mcp check demo --call --no-eras"]
