@@ -183,6 +183,27 @@ def test_a_blocked_sync_call_is_answered_from_the_sidebar(open_notebook):
     assert page.locator(f"{SIDEBAR_TAB}[data-mcpj-pending]").count() == 0
 
 
+def test_roots_asked_during_a_blocked_call_are_shared_from_the_sidebar(open_notebook):
+    ask = (
+        "import os\nos.makedirs('shared-site', exist_ok=True)\nmj.roots.add('shared-site')\n"
+        "mj.consent.policy('demo', roots='ask')\nprint('READY')"
+    )
+    page = open_notebook([SETUP, ask, "print('ROOTS', demo.call('roots').structured['result'])"])
+    run(page, 0, expect="CONNECTED to")
+    run(page, 1, expect="READY")
+    run_cell(page, 2)  # blocks until the roots request is answered
+    sidebar = open_sidebar(page)
+    item = sidebar.locator(".mcpj-inbox-item.mcpj-inbox-kind-roots")
+    item.wait_for(timeout=TIMEOUT)
+    assert "shared-site" in item.locator(".mcpj-roots").inner_text()
+    assert "[*]" in cell(page, 2).locator(".jp-InputPrompt").inner_text()  # still blocked
+    item.locator(".mcpj-inbox-accept", has_text="Share").click()
+    wait_idle(page)
+    output = cell_output(page, 2)
+    assert "ROOTS [{'uri': 'file://" in output and "shared-site'" in output, output
+    sidebar.locator(".mcpj-inbox-item").first.wait_for(state="detached", timeout=TIMEOUT)
+
+
 def test_sampling_during_a_cell_magic_is_approved_from_the_sidebar(open_notebook):
     with LLMEndpoint() as llm:
         page = open_notebook(
