@@ -234,17 +234,25 @@ class Browser:
             from ... import handoff
 
             ticket = handoff.expect(state)
-            self._cleanup.append(ticket.close)
 
             async def receive(*, task_status: Any) -> None:
-                with scope:
-                    task_status.started()
-                    try:
-                        signin.deliver(await ticket.wait(signin.timeout))
-                    except (TimeoutError, RuntimeError):
-                        pass  # the sign-in's own deadline reports it
+                # The task owns the ticket: its socket is closed only after the wait has left the loop's
+                # selector (closing it while an accept is pending could leave a stale fd registered there).
+                try:
+                    with scope:
+                        task_status.started()
+                        try:
+                            signin.deliver(await ticket.wait(signin.timeout))
+                        except (TimeoutError, RuntimeError):
+                            pass  # the sign-in's own deadline reports it
+                finally:
+                    ticket.close()
 
-            await runtime().start_service(receive)
+            try:
+                await runtime().start_service(receive)
+            except BaseException:
+                ticket.close()
+                raise
         elif self.via == "loopback":
             port = self.port or free_loopback_port()
 
