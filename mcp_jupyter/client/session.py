@@ -203,7 +203,9 @@ class Session:
 
     async def _note_response(self, response: Any) -> None:
         """httpx response hook: remember whether the MCP endpoint refused us (the SDK drops the status)."""
-        if str(response.request.url).rstrip("/") != (self.spec.url or "").rstrip("/"):
+        url = response.request.url
+        endpoint = type(url)(self.spec.url or "")  # normalised as httpx normalises the request's URL
+        if str(url).rstrip("/") != str(endpoint).rstrip("/"):
             return
         if response.status_code in (401, 403):
             self.refusal = (response.status_code, response.headers.get("www-authenticate", ""))
@@ -581,7 +583,7 @@ class Session:
         listing = self.listings.get(kind)
         if listing is None:  # (not `or`: an empty listing is falsy, and still a cached answer)
             listing = await self.listing(kind)
-        if listing.get(key) is None:
+        if listing.get(key) is None and key not in getattr(listing, "app_only", ()):
             listing = await self.listing(kind, refresh=True)
         return listing[key]  # raises ToolNotFound / PromptNotFound / ResourceNotFound
 

@@ -18,7 +18,7 @@ from typing import Any
 from .options import OAuth, as_oauth, build_provider
 from .receivers import set_page_source
 from .signin import SignIn, SignInError, active, register_presenter
-from .store import TokenStore, default_store
+from .store import MemoryTokens, TokenStore, default_store
 
 __all__ = [
     "OAuth",
@@ -132,8 +132,8 @@ def logout(target: str | None = None, *, all: bool = False) -> list[str]:  # noq
     """Forget the sign-in of a connection name or server URL (tokens and registration); the next
     request or connect signs in again. ``all=True`` forgets every one. Returns the URLs forgotten."""
     store = default_store()
-    if all:
-        urls = list(store.records())
+    if all:  # stored sign-ins, and live connections that keep theirs in memory (OAuth(store=False))
+        urls = list(dict.fromkeys([*store.records(), *_PROVIDERS]))
     elif target is None:
         raise ValueError("logout needs a connection name or a server URL (or all=True)")
     else:
@@ -163,6 +163,8 @@ def _forget_in_memory(provider: Any) -> None:
         context.clear_tokens()
         context.client_info = None
         provider._initialized = False
+        if isinstance(context.storage, MemoryTokens):  # else the SDK would reload them from there
+            context.storage.tokens = None
     elif hasattr(provider, "_tokens"):  # the identity-assertion provider keeps its own
         provider._tokens = None
 
