@@ -319,9 +319,13 @@ def test_connect_magic_auth_options(monkeypatch: pytest.MonkeyPatch) -> None:
     options = auth_of("connect w https://x/mcp --client-id app --client-secret-env W_SECRET --scopes 'a b'")
     assert (options.client_id, options.client_secret, options.scopes) == ("app", "from-env-secret", "a b")
     cc = auth_of(
-        "connect w https://x/mcp --client-credentials --client-id s --client-secret t --issuer https://i"
+        "connect w https://x/mcp --client-credentials --client-id s --client-secret-env W_SECRET --issuer https://i"
     )
     assert cc.grant == "client_credentials" and cc.issuer == "https://i"
+    with pytest.raises(MagicUsageError, match="--client-secret-env VAR"):
+        auth_of("connect w https://x/mcp --client-id app --client-secret typed-in-a-cell")
+    with pytest.raises(MagicUsageError, match="cannot be combined"):
+        auth_of("connect w https://x/mcp --no-auth --auth")
     with pytest.raises(MagicUsageError, match="not set"):
         auth_of("connect w https://x/mcp --client-id app --client-secret-env NOT_SET_ANYWHERE")
     with pytest.raises(MagicUsageError, match="client_credentials needs"):

@@ -94,10 +94,18 @@ def _auth_option(a: Any) -> Any:
 
     from mcp_jupyter.client.auth import OAuth
 
-    if a.no_auth:
-        return False
     given = {key: getattr(a, key) for key in _OAUTH_OPTIONS if getattr(a, key) is not None}
-    secret = a.client_secret
+    if a.no_auth:
+        if a.auth or given or a.client_credentials or a.client_secret_env:
+            raise MagicUsageError("%mcp connect: --no-auth cannot be combined with --auth or sign-in options")
+        return False
+    if a.client_secret is not None:
+        # A secret typed into a cell is saved with the notebook and in IPython's history.
+        raise MagicUsageError(
+            "%mcp connect: do not type a client secret into a cell (it is saved in the notebook and its "
+            "history); put it in an environment variable and pass --client-secret-env VAR"
+        )
+    secret = None
     if a.client_secret_env:
         secret = os.environ.get(a.client_secret_env)
         if secret is None:

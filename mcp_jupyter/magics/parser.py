@@ -137,7 +137,9 @@ def build_parsers() -> dict[str, _Parser]:
         help="environment variable holding that client's secret (keeps it out of the notebook)",
     )
     o.add_argument(
-        "--client-secret", metavar="SECRET", help="the client's secret (prefer --client-secret-env)"
+        "--client-secret",
+        metavar="SECRET",
+        help="refused: a secret in a cell is saved; use --client-secret-env",
     )
     o.add_argument(
         "--client-metadata-url", metavar="URL", help="your Client ID Metadata Document (https URL)"
