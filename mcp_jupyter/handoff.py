@@ -44,9 +44,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-__all__ = ["Ticket", "available", "deliver", "expect", "handoff_dir"]
+__all__ = ["CALLBACK_PATH", "CALLBACK_PARAMS", "Ticket", "available", "deliver", "expect", "handoff_dir"]
 
 Outcome = Literal["delivered", "unknown"]
+
+#: The sign-in callback route under the Jupyter server's base_url (served by the server extension; the
+#: kernel builds its redirect URI from it).
+CALLBACK_PATH = "mcp-jupyter/oauth/callback"
+#: The only query parameters of a callback that are handed to the kernel.
+CALLBACK_PARAMS = ("code", "state", "iss", "error", "error_description", "error_uri")
 
 MAX_STATE = 512  # characters; real states are ~43
 MAX_MESSAGE = 64 * 1024  # bytes of JSON one delivery may carry

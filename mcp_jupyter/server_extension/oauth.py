@@ -32,14 +32,12 @@ from tornado import web
 from tornado.ioloop import IOLoop
 
 from mcp_jupyter import handoff
-from mcp_jupyter.server_extension import ROUTE_PREFIX
+from mcp_jupyter.handoff import CALLBACK_PARAMS, CALLBACK_PATH
 
 __all__ = ["CALLBACK_PATH", "OAuthCallbackHandler", "handlers"]
 
 #: The route under ``{base_url}``; kernels build their redirect_uri as origin + base_url + this.
-CALLBACK_PATH = f"{ROUTE_PREFIX}/oauth/callback"
 #: The query parameters an authorization response may carry (RFC 6749 §4.1.2, RFC 9207); others are dropped.
-CALLBACK_PARAMS = ("code", "state", "iss", "error", "error_description", "error_uri")
 MAX_PARAM = 4096  # characters; codes and states are far shorter
 
 PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"

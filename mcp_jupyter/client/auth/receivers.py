@@ -21,6 +21,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ...handoff import CALLBACK_PARAMS, CALLBACK_PATH
+
 __all__ = [
     "CALLBACK_ROUTE",
     "LOOPBACK_PATH",
@@ -30,9 +32,9 @@ __all__ = [
     "serve_loopback",
 ]
 
-CALLBACK_ROUTE = "mcp-jupyter/oauth/callback"  # under the Jupyter server's base_url (server extension)
+CALLBACK_ROUTE = CALLBACK_PATH  # under the Jupyter server's base_url (the server extension serves it)
 LOOPBACK_PATH = "/callback"
-_PARAMS = ("code", "state", "iss", "error", "error_description", "error_uri")
+_PARAMS = CALLBACK_PARAMS
 _MAX_REQUEST = 16 * 1024
 
 _page_source: Callable[[], dict | None] | None = None
