@@ -337,12 +337,17 @@ class Tools(Listing[Tool]):
     columns = ("name", "title", "description")
 
     def __init__(self, items: Sequence[Tool], server: str = "") -> None:
-        shown = [t for t in items if "model" in visibility(getattr(t.raw, "meta", None))]
+        shown: list[Tool] = []
+        self.app_only: dict[str, Tool] = {}
+        for tool in items:
+            if "model" in visibility(getattr(tool.raw, "meta", None)):
+                shown.append(tool)
+            else:
+                self.app_only[tool.name] = tool
         super().__init__(shown, server)
-        self.app_only: dict[str, Tool] = {t.name: t for t in items if t not in shown}
 
     def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str) and key in self.app_only and key not in self._by_key:
+        if isinstance(key, str) and key in self.app_only:
             raise E.ToolNotFound(
                 f"tool {key!r} on server {self.server!r} is only for the server's MCP App (its visibility "
                 "excludes 'model'), so the notebook does not call it; its app calls it when shown",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_jupyter.client import apps
+from mcp_jupyter.client.items import dump
 from mcp_jupyter.display.content import tool_result_html
 from mcp_jupyter.display.html import Safe, badge, card, short
 
@@ -20,10 +21,6 @@ __all__ = ["app_data", "app_placeholder_html", "tool_result_app_html", "tool_res
 
 #: Bumped when the app output's JSON changes shape (the frontend checks it).
 VERSION = 1
-
-
-def _dump(model: Any) -> Any:
-    return model.model_dump(by_alias=True, exclude_none=True, mode="json") if model is not None else None
 
 
 def app_data(result: Any) -> dict | None:
@@ -42,7 +39,7 @@ def app_data(result: Any) -> dict | None:
         "title": tool.title or tool.name,
         "resource_uri": ui.resource_uri if ui else None,
         "input": record.arguments,
-        "result": _dump(getattr(result, "raw", None)),
+        "result": dump(getattr(result, "raw", None)),
     }
 
 

@@ -51,6 +51,7 @@ class AppError(Exception):
 
 
 def _dump(model: Any) -> Any:
+    # client.items.dump, without importing the client when the package is imported (install() runs then)
     return model.model_dump(by_alias=True, exclude_none=True, mode="json") if model is not None else None
 
 
