@@ -304,7 +304,7 @@ def _start_build() -> None:
         elif rt.in_runtime_thread():  # a build just finished and changes came meanwhile
             rt.task_group.start_soon(_abuild)
         else:
-            rt.submit(_abuild)
+            rt.submit(_abuild).add_done_callback(_cancelled_before_start)
     except Exception:  # noqa: BLE001 - e.g. the runtime is stopping; the next change tries again
         _log.debug("could not build a JupyterLab snapshot", exc_info=True)
         with _lock:
@@ -315,12 +315,21 @@ async def _abuild() -> None:
     """Build a snapshot on the runtime loop and send it (never raises: the loop hosts connections)."""
     from . import snapshot
 
+    message = None
     try:
         message = await snapshot.abuild()
     except Exception:  # noqa: BLE001 - the next change sends a fresh one
         _log.exception("building the JupyterLab snapshot failed")
-        message = None
-    _built(message)
+    finally:
+        _built(message)  # also when cancelled (the runtime stopping): later changes must build again
+
+
+def _cancelled_before_start(future: Any) -> None:
+    """A build cancelled before it ran never reaches ``_built``: let the next change start one."""
+    global _building, _dirty
+    if future.cancelled():
+        with _lock:
+            _building = _dirty = False
 
 
 def _built(message: dict | None) -> None:
