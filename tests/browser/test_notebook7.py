@@ -6,24 +6,16 @@ the typed values with the click there too (docs/consent.md, "Typing while a cell
 
 from __future__ import annotations
 
-import secrets
-import subprocess
-import sys
-
 import pytest
 
 from .harness import (
     CELLS,
-    LAB_START_TIMEOUT,
-    HarnessError,
     LabServer,
     cell,
     cell_output,
-    free_port,
-    isolated_jupyter_env,
     record_page,
     run_cell,
-    wait_until_ready,
+    start_jupyter,
     write_notebook,
 )
 
@@ -39,31 +31,23 @@ NB7_IDLE_JS = """() => {
 
 @pytest.fixture
 def notebook7(tmp_path):
-    root = tmp_path / "root"
-    root.mkdir()
-    port, token = free_port(), secrets.token_hex(16)
-    log_path = tmp_path / "notebook.log"
-    command = [
-        sys.executable, "-m", "notebook", "--no-browser", "--allow-root", "--ip", "127.0.0.1",
-        "--port", str(port), f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-        "--JupyterNotebookApp.expose_app_in_browser=True",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            command,
-            cwd=root,
-            env=isolated_jupyter_env(tmp_path / "jupyter"),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    server = LabServer(f"http://127.0.0.1:{port}/", token, root, log_path, proc)
-    try:
-        wait_until_ready(server, LAB_START_TIMEOUT)
-    except HarnessError as error:
-        server.stop()
-        pytest.fail(str(error), pytrace=False)
+    """A Notebook 7 server (``python -m notebook``) on a free port, rooted at ``tmp_path/root``."""
+    server = start_jupyter(tmp_path, "notebook", "--JupyterNotebookApp.expose_app_in_browser=True")
     yield server
     server.stop()
+
+
+def goto_notebook7(page, server: LabServer, name: str) -> None:
+    """Open ``name`` in Notebook 7 and wait until its kernel is idle and its cells are shown."""
+    page.goto(f"{server.url}notebooks/{name}?token={server.token}")
+    page.locator(CELLS.replace(".jp-NotebookPanel:not(.lm-mod-hidden) ", "")).nth(1).wait_for(timeout=TIMEOUT)
+    page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
+
+
+def run_notebook7_cell(page, index: int) -> None:
+    """Run cell ``index`` of the open Notebook 7 notebook and wait until the kernel is idle again."""
+    run_cell(page, index)
+    page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
 
 
 @pytest.mark.browser
@@ -77,13 +61,8 @@ def test_typing_into_a_card_in_notebook_7(notebook7, browser_context):
     page = browser_context.new_page()
     record_page(page)
     try:
-        page.goto(f"{notebook7.url}notebooks/nb7.ipynb?token={notebook7.token}")
-        page.locator(CELLS.replace(".jp-NotebookPanel:not(.lm-mod-hidden) ", "")).nth(1).wait_for(
-            timeout=TIMEOUT
-        )
-        page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
-        run_cell(page, 0)
-        page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
+        goto_notebook7(page, notebook7, "nb7.ipynb")
+        run_notebook7_cell(page, 0)
         run_cell(page, 1)
         card = cell(page, 1).locator(".mcpj-consent-card")
         card.wait_for(timeout=TIMEOUT)

@@ -29,7 +29,6 @@ import pytest
 from tests.llm_endpoint import LLMEndpoint
 
 from .harness import (
-    CELLS,
     SIDEBAR,
     SIDEBAR_TAB,
     cell,
@@ -43,7 +42,7 @@ from .harness import (
     write_notebook,
 )
 from .test_consent_browser import CONTRAST_JS, set_theme
-from .test_notebook7 import NB7_IDLE_JS, notebook7  # noqa: F401 - notebook7: a fixture, used below
+from .test_notebook7 import goto_notebook7, notebook7, run_notebook7_cell  # noqa: F401 - notebook7: a fixture
 
 TIMEOUT = 60_000
 KEY_DELAY = 25  # ms between keystrokes
@@ -293,13 +292,8 @@ def test_the_sidebar_in_notebook_7(notebook7, browser_context):  # noqa: F811 - 
     page.set_viewport_size({"width": 1280, "height": 1100})  # room for the whole View menu
     record_page(page)
     try:
-        page.goto(f"{notebook7.url}notebooks/nb7-sidebar.ipynb?token={notebook7.token}")
-        page.locator(CELLS.replace(".jp-NotebookPanel:not(.lm-mod-hidden) ", "")).nth(1).wait_for(
-            timeout=TIMEOUT
-        )
-        page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
-        run_cell(page, 0)
-        page.wait_for_function(NB7_IDLE_JS, timeout=TIMEOUT)
+        goto_notebook7(page, notebook7, "nb7-sidebar.ipynb")
+        run_notebook7_cell(page, 0)
         assert "CONNECTED to" in cell_output(page, 0), cell_output(page, 0)
         # View > Left Sidebar > Show MCP, as a person opens it
         page.get_by_role("menuitem", name="View").click()
