@@ -203,18 +203,13 @@ class NotebookServer(MCPServer):
         read_html = apps.html_source(app, tool_name, app_vars)
         tool_meta = apps.tool_meta(meta, uri, visibility)  # validates before anything is registered
 
-        def app_html() -> str:
-            return read_html()
-
-        with self._registry_lock:
-            self._resource_manager._resources.pop(uri, None)
-            self.resource(
-                uri,
-                name=f"{tool_name} app",
-                mime_type=apps.APP_MIME_TYPE,
-                meta=apps.resource_meta(csp, permissions),
-            )(app_html)
-        self.notify_list_changed("resources")
+        self.register_resource(
+            uri,
+            read_html,
+            name=f"{tool_name} app",
+            mime_type=apps.APP_MIME_TYPE,
+            meta=apps.resource_meta(csp, permissions),
+        )
         return tool_meta
 
     def register_resource(self, uri: str, fn: F, **options: Any) -> F:
