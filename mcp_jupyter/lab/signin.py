@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -39,6 +40,7 @@ def install() -> None:
     auth.set_page_source(_page)
     auth.register_presenter(_announce)
     channel.on("auth.", _received)
+    channel.on("hello", _announce_waiting)
 
 
 def _page() -> dict | None:
@@ -57,10 +59,25 @@ def _page() -> dict | None:
     return page
 
 
+def _announce_waiting(_hello: dict) -> None:
+    """A frontend said hello: tell it about sign-ins that began before (import and connect in one
+    cell: the hello can arrive after the sign-in started, and a blocked cell then needs the notification)."""
+    for signin in auth.active().values():
+        _announce(signin)
+
+
+_announced: set[str] = set()  # sign-in ids the frontend was told about (each once)
+_announced_lock = threading.Lock()
+
+
 def _announce(signin: Any) -> bool:
     """Tell the frontend about a sign-in (not counted as shown: the card or the link still shows it)."""
     if not channel.is_live():
         return False
+    with _announced_lock:
+        if signin.id in _announced or signin.done:
+            return False
+        _announced.add(signin.id)
     channel.send(
         {
             "type": "auth.signin",
@@ -82,6 +99,8 @@ def _announce(signin: Any) -> bool:
         except Exception:  # noqa: BLE001 - only the outcome's kind is sent
             outcome = "stopped"
         channel.send({"type": "auth.done", "id": s.id, "outcome": outcome})
+        with _announced_lock:
+            _announced.discard(s.id)
 
     signin.add_done_callback(done)
     return False
