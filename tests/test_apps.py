@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter import errors as E
 from mcp_jupyter.client import apps
 from mcp_jupyter.display.apps import app_data, tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.lab.apps import answer
@@ -93,15 +92,23 @@ def test_tool_ui_fields_and_none(hostile) -> None:
     assert hostile.tools["model-only"].ui.visibility == ("model",)
 
 
-def test_notebook_side_hides_app_only_tools(hostile, server_log: Path) -> None:
-    assert "app-only" not in hostile.tools.names()
-    assert list(hostile.tools.app_only) == ["app-only"]
-    with pytest.raises(E.ToolNotFound, match="only for the server's MCP App"):
-        hostile.call("app-only")
-    with pytest.raises(E.ToolNotFound):
-        hostile.tools["app-only"]
+def test_notebook_lists_and_calls_app_only_tools_and_keeps_them_from_a_model(
+    hostile, server_log: Path
+) -> None:
+    # the notebook's user is a developer testing the server, not a model: every tool is listed
+    assert hostile.tools.names() == ["show-hostile", "app-only", "model-only", "client-capabilities"]
+    assert hostile.tools["app-only"].visibility == ("app",)
+    assert hostile.tools["model-only"].visibility == ("model",)
+    assert hostile.tools["client-capabilities"].visibility == ("model", "app")  # the spec's default
+    assert hostile.call("app-only", note="from the notebook").text == "app-only ran: from the notebook"
     assert hostile.call("model-only").text == "model-only ran"
-    assert calls(server_log) == ["model-only"]  # the refused call never reached the server
+    assert calls(server_log) == ["app-only", "model-only"]
+    # what a host may hand to a model leaves the app-only tool out
+    for_model = hostile.tools.for_model()
+    assert for_model.names() == ["show-hostile", "model-only", "client-capabilities"]
+    assert for_model.server == "apps-test" and "app-only" not in for_model
+    records = {r["name"]: r["visibility"] for r in hostile.tools.to_records()}
+    assert records["app-only"] == "app" and records["show-hostile"] == "model, app"
 
 
 # -- display ---------------------------------------------------------------------------------------
@@ -230,7 +237,8 @@ def test_notebook_served_apps(tmp_path: Path) -> None:
         assert conn.tools["inline_app"].ui.resource_uri == "ui://notebook/inline_app"
         assert conn.tools["inline_app"].ui.csp == {"connectDomains": ["https://api.example.com"]}
         assert conn.tools["callable_app"].ui.permissions == {"clipboardWrite": {}}
-        assert "template_app" in conn.tools.app_only
+        assert conn.tools["template_app"].visibility == ("app",)
+        assert "template_app" not in conn.tools.for_model() and "inline_app" in conn.tools.for_model()
         read = lambda uri: runtime().call(apps.aread_app, conn, uri)  # noqa: E731
         assert read("ui://notebook/inline_app").html == "<p>inline</p>"
         assert read("ui://notebook/file_app").html == "<p>from a file v1</p>"

@@ -17,7 +17,10 @@ def test_the_apps_tutorial_runs_and_shows_the_placeholder(run_notebook):
     assert data[APP_MIME]["tool"] == "counter" and data[APP_MIME]["server"] == "self"
     assert "runs in JupyterLab with the mcp_jupyter extension" in data["text/html"]
     assert "<iframe" not in data["text/html"]
-    refused = next(c for c in code if 'me.call("add_one")' in c.source)
-    assert "only for the server's MCP App" in refused.outputs[0]["text"]
-    listing = next(c for c in code if "app_only" in c.source)
-    assert "(['counter'], ['add_one'])" in listing.outputs[0]["data"]["text/plain"]
+    # the app-only tool is listed and called from the notebook (count 0 -> 1), but not for a model
+    app_only = next(c for c in code if 'me.call("add_one")' in c.source)
+    assert app_only.outputs[-1]["data"][APP_MIME]["tool"] == "add_one"
+    assert app_only.outputs[-1]["data"][APP_MIME]["result"]["content"][0]["text"] == "1"
+    listing = next(c for c in code if "for_model" in c.source)
+    text = listing.outputs[0]["data"]["text/plain"]
+    assert text == "(['add_one', 'counter'], ('app',), ['counter'])"

@@ -6,8 +6,9 @@ client core knows about that, with no UI:
 
 - the extension's names (advertised by every connection, see ``client/session.py``);
 - :class:`ToolUi` (``conn.tools["x"].ui``) and tool *visibility*: a tool whose visibility lacks
-  ``"model"`` is for its app only, so the notebook's listing hides it; a tool whose visibility lacks
-  ``"app"`` can never be called by an app;
+  ``"app"`` can never be called by an app; one whose visibility lacks ``"model"`` is meant for its
+  app only, so a host keeps it out of a *model's* tool list (``conn.tools.for_model()``). The
+  notebook is not a model: it lists and calls every tool, so a developer can test app-only ones;
 - :class:`AppResource`: the app's HTML and the CSP/permissions the server declared for it;
 - the registry of displayed apps (:func:`register` / :func:`get`): each app output carries a random
   id; the kernel side of the bridge (``mcp_jupyter.lab.apps``) resolves it to the connection and
@@ -48,7 +49,7 @@ UI_EXTENSION = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 #: The notebook output MIME type the JupyterLab extension renders as a live app.
 OUTPUT_MIME_TYPE = "application/vnd.mcp-jupyter.app+json"
-#: Who may see and call a tool when the server does not say ("model" stands for the notebook too).
+#: Who may call a tool when the server does not say: the model (the agent) and the server's app.
 DEFAULT_VISIBILITY = ("model", "app")
 #: How many displayed apps the kernel remembers (older outputs fall back to their placeholder).
 MAX_APPS = 256
@@ -67,7 +68,7 @@ class ToolUi:
 
     @property
     def model_visible(self) -> bool:
-        """Whether the notebook (the spec's "model" side) may see and call the tool."""
+        """Whether a host may put the tool in a model's tool list (the notebook calls every tool)."""
         return "model" in self.visibility
 
     @property
@@ -221,11 +222,10 @@ async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, An
     """``tools/call`` on behalf of ``record``'s app: only tools of its own server whose visibility
     includes ``"app"`` (app-only tools included); anything else raises ``ToolNotFound``."""
     conn = record.connection
-    tools = await conn.alist_tools()
-    tool = tools.including_app_only(name)
+    tool = (await conn.alist_tools()).get(name)
     if tool is None:
-        tool = (await conn.alist_tools(refresh=True)).including_app_only(name)
-    if tool is None or "app" not in visibility(getattr(tool.raw, "meta", None)):
+        tool = (await conn.alist_tools(refresh=True)).get(name)
+    if tool is None or "app" not in tool.visibility:
         raise E.ToolNotFound(
             f"the app may not call tool {name!r}: the server lists no such tool with visibility 'app'",
             server=record.tool.server,

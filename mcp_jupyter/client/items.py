@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 from .. import errors as E
 from .. import views
 from . import uri_template
-from .apps import ToolUi, tool_ui, visibility
+from .apps import ToolUi, tool_ui
+from .apps import visibility as meta_visibility
 
 __all__ = [
     "Item",
@@ -153,6 +154,14 @@ class Tool(Item):
         except (E.MCPJupyterError, RuntimeError):  # closed, no resources, or on the runtime thread
             return None
         return getattr(getattr(listed, "raw", None), "meta", None)
+
+    @property
+    def visibility(self) -> tuple[str, ...]:
+        """Who the server means to call this tool (MCP Apps ``_meta.ui.visibility``): ``"model"``
+        (the agent), ``"app"`` (the server's own app), or both, the default. Informational here:
+        the notebook lists and calls every tool; an app may call only tools with ``"app"``, and
+        :meth:`Tools.for_model` keeps ``"model"`` ones for a model."""
+        return meta_visibility(getattr(self.raw, "meta", None))
 
     def hint(self, name: str) -> bool | None:
         """An annotation hint (``readOnlyHint``, ``destructiveHint``, ...) or None when unset."""
@@ -329,40 +338,25 @@ _HINTS = (
 
 
 class Tools(Listing[Tool]):
-    """The tools of a server. Tools only its MCP App may call (visibility ``["app"]``) are hidden
-    from the notebook, as the MCP Apps spec asks of the model's side; ``app_only`` lists them."""
+    """The tools of a server, every one of them, whatever its MCP Apps visibility: the notebook is
+    where a developer tests the server, app-only tools included. :meth:`for_model` is the subset a
+    host may hand to a model."""
 
     kind = "tool"
     not_found = E.ToolNotFound
     columns = ("name", "title", "description")
 
-    def __init__(self, items: Sequence[Tool], server: str = "") -> None:
-        shown: list[Tool] = []
-        self.app_only: dict[str, Tool] = {}
-        for tool in items:
-            if "model" in visibility(getattr(tool.raw, "meta", None)):
-                shown.append(tool)
-            else:
-                self.app_only[tool.name] = tool
-        super().__init__(shown, server)
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str) and key in self.app_only:
-            raise E.ToolNotFound(
-                f"tool {key!r} on server {self.server!r} is only for the server's MCP App (its visibility "
-                "excludes 'model'), so the notebook does not call it; its app calls it when shown",
-                server=self.server or None,
-            )
-        return super().__getitem__(key)
-
-    def including_app_only(self, name: str) -> Tool | None:
-        """The tool ``name`` whether or not the notebook may see it (for the app bridge)."""
-        return self._by_key.get(name) or self.app_only.get(name)
+    def for_model(self) -> Tools:
+        """The tools a host may put in a model's tool list: those whose visibility includes
+        ``"model"`` (the MCP Apps spec keeps app-only tools, visibility ``["app"]``, out of the
+        agent's list). Whoever hands these tools to a model (sampling with tools) uses this."""
+        return type(self)([t for t in self if "model" in t.visibility], self.server)
 
     def _computed(self, t: Tool) -> dict:
         return {
             "arguments": ", ".join(a + ("*" if a in t.required else "") for a in t.parameters),
             "annotations": ", ".join(label for key, label in _HINTS if t.hint(key)),
+            "visibility": ", ".join(t.visibility),
         }
 
 

@@ -583,7 +583,7 @@ class Session:
         listing = self.listings.get(kind)
         if listing is None:  # (not `or`: an empty listing is falsy, and still a cached answer)
             listing = await self.listing(kind)
-        if listing.get(key) is None and key not in getattr(listing, "app_only", ()):
+        if listing.get(key) is None:
             listing = await self.listing(kind, refresh=True)
         return listing[key]  # raises ToolNotFound / PromptNotFound / ResourceNotFound
 

@@ -7,7 +7,8 @@ sources) in its CSP, which the sandbox route must drop.
 
 Tools:
 - ``show-hostile`` (UI ``ui://apps-test/hostile.html``): the hostile app, see :data:`HOSTILE_HTML`;
-- ``app-only`` (visibility ``["app"]``): the app may call it, the notebook may not;
+- ``app-only`` (visibility ``["app"]``): meant for the app; the notebook lists and calls it too (a
+  developer testing the server), a model's tool list leaves it out;
 - ``model-only`` (visibility ``["model"]``): the notebook may call it, the app may not;
 - ``client-capabilities``: the capabilities the client declared (``extensions`` included).
 """
@@ -142,13 +143,13 @@ def create_server() -> MCPServer:
 
     @server.tool(name="app-only", meta={"ui": {"resourceUri": APP_URI, "visibility": ["app"]}})
     def app_only(note: str = "") -> str:
-        """Only the app may call this."""
+        """Meant for the app only (a model never gets it; the notebook may test it)."""
         _log({"tool": "app-only", "note": note})
         return f"app-only ran: {note}"
 
     @server.tool(name="model-only", meta={"ui": {"resourceUri": APP_URI, "visibility": ["model"]}})
     def model_only() -> str:
-        """Only the notebook (the model's side) may call this."""
+        """Not for the app: the notebook (and a model) may call this."""
         _log({"tool": "model-only"})
         return "model-only ran"
 

@@ -108,8 +108,8 @@ async def call_tool(
 ) -> ToolResult:
     """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result.
 
-    ``tool``: the listed tool when the caller already found it (an app calling an app-only tool,
-    which the notebook's listing hides)."""
+    ``tool``: the listed tool when the caller already found it (the app bridge, which checked
+    that the app may call it)."""
     client = session.require_client()
     if tool is None:
         listed = session.listings.get("tools")
