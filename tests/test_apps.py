@@ -111,6 +111,38 @@ def test_notebook_lists_and_calls_app_only_tools_and_keeps_them_from_a_model(
     assert records["app-only"] == "app" and records["show-hostile"] == "model, app"
 
 
+def test_every_view_of_the_tools_shows_the_app_only_one(hostile, server_log: Path) -> None:
+    from mcp_jupyter.display.tables import tool_html, tools_html
+
+    # the tools table (conn.tools, %mcp tools): a visibility column, a badge on the app-only row
+    table = str(tools_html(hostile.tools))
+    assert "<th>visibility</th>" in table
+    rows = {row.split("</td>")[0]: row for row in table.split("<tr><td>")[1:]}
+    assert (
+        "app only</span>" in rows["app-only"]
+        and "normally called by the server&#x27;s app" in rows["app-only"]
+    )
+    assert ">model</span>" in rows["model-only"] and ">model, app</span>" in rows["show-hostile"]
+    assert sum("app only</span>" in row for row in rows.values()) == 1
+    assert "app only</span>" in str(tool_html(hostile.tools["app-only"]))  # %mcp tools NAME TOOL
+
+    # the form says so, and calls the tool
+    form = hostile.tools["app-only"].form(remember=False)
+    header = form.children[0].value
+    assert "mcpj-app-only" in header and "normally called by the server&#x27;s app" in header
+    assert "mcpj-app-only" not in hostile.tools["model-only"].form().children[0].value
+    form.value = {"note": "from the form"}
+    form.call_button.click()
+    assert form.wait(30).text == "app-only ran: from the form"
+    assert calls(server_log) == ["app-only"]
+
+    # the explorer lists it, marked
+    explorer = hostile.explore().wait()
+    labels = {key: label for label, key in explorer.pane("tools").list.options}
+    explorer.close()
+    assert labels["app-only"].startswith("app-only [app only]: ") and "[app only]" not in labels["model-only"]
+
+
 # -- display ---------------------------------------------------------------------------------------
 
 
@@ -138,6 +170,7 @@ def test_notebook_outputs_python_and_magic(run_notebook, server_log: Path) -> No
             "conn.call('show-hostile')",
             "%mcp call apps-test show-hostile",
             "conn.call('client-capabilities')",
+            "%mcp tools apps-test",
         ]
     )
     for cell in nb.cells[:2]:
@@ -145,6 +178,8 @@ def test_notebook_outputs_python_and_magic(run_notebook, server_log: Path) -> No
         assert data[apps.OUTPUT_MIME_TYPE]["tool"] == "show-hostile"
         assert "runs in JupyterLab" in data["text/html"]
     assert apps.OUTPUT_MIME_TYPE not in nb.cells[2].outputs[-1]["data"]
+    table = nb.cells[3].outputs[-1]["data"]["text/html"]  # every tool, with a visibility column
+    assert "4 tools" in table and "<th>visibility</th>" in table and "app only</span>" in table
 
 
 # -- the kernel side of the bridge ---------------------------------------------------------------

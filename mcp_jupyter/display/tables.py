@@ -54,6 +54,19 @@ def tool_badges(annotations: Any) -> Safe:
     return Safe("".join(out))
 
 
+#: What the notebook says of a tool whose MCP Apps visibility lacks "model" (``["app"]``).
+APP_ONLY_NOTE = "normally called by the server's app, not by a model; you can call it here to test it"
+
+
+def visibility_badge(visibility: Any) -> Safe:
+    """A tool's MCP Apps visibility (``tool.visibility``): an "app only" badge when it lacks
+    ``"model"``, otherwise the values as quiet text ("model, app" is every tool's default)."""
+    values = [str(v) for v in visibility] if isinstance(visibility, (list, tuple)) else ["model", "app"]
+    if "model" not in values:
+        return badge("app only", "warn", APP_ONLY_NOTE)
+    return Safe(f'<span class="mcpj-muted">{short(", ".join(values), 100)}</span>')
+
+
 def _argument_names(schema: Any) -> Safe:
     """``a*, b`` from an inputSchema (``*`` marks required), escaped."""
     if not isinstance(schema, Mapping):
@@ -71,19 +84,22 @@ def _argument_names(schema: Any) -> Safe:
 
 
 def tools_html(tools: Iterable[Any], title: str = "tools") -> Safe:
-    """Tools as a table: name, title, description, hint badges, arguments."""
+    """Tools as a table: name, title, description, hint badges, visibility, arguments."""
     rows = [
         (
             getattr(t, "name", ""),
             getattr(t, "title", None) or "",
             getattr(t, "description", None) or "",
             tool_badges(getattr(t, "annotations", None)),
+            visibility_badge(getattr(t, "visibility", None)),
             _argument_names(getattr(t, "input_schema", None)),
         )
         for t in tools
     ]
     body = table(
-        ["name", "title", "description", "hints", "arguments (* required)"], rows, limit=LISTING_LIMIT
+        ["name", "title", "description", "hints", "visibility", "arguments (* required)"],
+        rows,
+        limit=LISTING_LIMIT,
     )
     return card(f"{len(rows)} {title}", body)
 
@@ -152,6 +168,7 @@ def tool_html(tool: Any) -> Safe:
         ("title", getattr(tool, "title", None)),
         ("description", Safe(pre(getattr(tool, "description", None) or "", limit=5000))),
         ("hints", tool_badges(getattr(tool, "annotations", None)) or None),
+        ("visibility", visibility_badge(getattr(tool, "visibility", None))),
     ]
     body = definition_list(pairs)
     body += section("inputSchema", json_tree(getattr(tool, "input_schema", None) or {}))
@@ -363,4 +380,5 @@ __all__ = [
     "templates_html",
     "tool_badges",
     "tools_html",
+    "visibility_badge",
 ]

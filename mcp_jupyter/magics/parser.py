@@ -49,7 +49,7 @@ SUBCOMMANDS: dict[str, str] = {
     "connect": "connect to a server: NAME TARGET... (a command, a URL) or --config FILE [NAME...]",
     "servers": "table of connections: name, target, status, server, protocol, counts",
     "info": "server card of a connection: identity, protocol, capabilities, instructions, stderr",
-    "tools": "tools of a server as a table (or one tool in detail: tools NAME TOOL)",
+    "tools": "tools of a server as a table, app-only ones marked (or one tool in detail: tools NAME TOOL)",
     "resources": "resources of a server (or one resource: resources NAME URI)",
     "templates": "resource templates of a server",
     "prompts": "prompts of a server (or one prompt: prompts NAME PROMPT)",

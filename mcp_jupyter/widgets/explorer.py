@@ -12,6 +12,9 @@ list_changed notifications (listeners run on the runtime thread; re-listing is s
 CSS classes: `mcpj-explorer`, `mcpj-server-selector`, `mcpj-search`, `mcpj-explorer-tabs`,
 `mcpj-item-list` (each tab's list), `mcpj-detail`, `mcpj-log-level`, `mcpj-logs`,
 `mcpj-history`, `mcpj-server-info`, `mcpj-refresh`.
+
+Every tool is listed; one the server meant for its MCP App only (visibility ``["app"]``) is marked
+"[app only]" in the list and its form says so.
 """
 
 from __future__ import annotations
@@ -125,6 +128,8 @@ def _key(item: Any) -> str:
 def _label(item: Any) -> str:
     title = getattr(item, "title", None)
     text = _key(item)[:120] + (f" — {title[:80]}" if title and title != item.name else "")
+    if "model" not in getattr(item, "visibility", ("model",)):  # a tool meant for its server's app
+        text += " [app only]"
     description = (getattr(item, "description", None) or "").strip().splitlines()
     return text + (f": {description[0][:100]}" if description else "")
 

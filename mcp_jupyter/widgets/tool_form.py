@@ -15,7 +15,10 @@ the kernel's life, and "Copy as code" shows the same call as a ``%mcp call`` lin
 CSS classes for browser tests: the whole form `mcpj-tool-form`; `mcpj-submit` (Call),
 `mcpj-cancel`, `mcpj-progress`, `mcpj-progress-message`, `mcpj-confirm` (the confirmation box)
 with `mcpj-confirm-yes` / `mcpj-confirm-no`, `mcpj-copy-code`, `mcpj-code`, `mcpj-status`,
-`mcpj-result` (the output area).
+`mcpj-result` (the output area), `mcpj-app-only` (the note on a tool meant for the server's app).
+
+A tool whose MCP Apps visibility is ``["app"]`` ("normally called by the server's app") gets a
+note and is called like any other: the form is where a developer tests it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import ipywidgets as W
 
 from mcp_jupyter.display.apps import tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.display.html import Safe, esc, short, wrap
-from mcp_jupyter.display.tables import tool_badges
+from mcp_jupyter.display.tables import APP_ONLY_NOTE, tool_badges, visibility_badge
 
 from .background import Job, output_html, show_failure, start, wait_for
 from .consent_cards import show_cards_in
@@ -235,7 +238,14 @@ class ToolForm(W.VBox):
             if tool.description
             else Safe("")
         )
-        return wrap(Safe(f"<div>{head}</div>{description}{hints}"))
+        return wrap(Safe(f"<div>{head}</div>{description}{hints}{self._app_only_html()}"))
+
+    def _app_only_html(self) -> Safe:
+        """The note on a tool the server meant for its MCP App only (visibility ``["app"]``)."""
+        if "model" in self.tool.visibility:
+            return Safe("")
+        badge = visibility_badge(self.tool.visibility)
+        return Safe(f'<div class="mcpj-note mcpj-app-only">{badge} {esc(APP_ONLY_NOTE)}</div>')
 
     # -- value ---------------------------------------------------------------------------------
     @property
