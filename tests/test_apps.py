@@ -113,6 +113,7 @@ def test_notebook_lists_and_calls_app_only_tools_and_keeps_them_from_a_model(
 
 def test_every_view_of_the_tools_shows_the_app_only_one(hostile, server_log: Path) -> None:
     from mcp_jupyter.display.tables import tool_html, tools_html
+    from mcp_jupyter.lab.snapshot import abuild
 
     # the tools table (conn.tools, %mcp tools): a visibility column, a badge on the app-only row
     table = str(tools_html(hostile.tools))
@@ -141,6 +142,17 @@ def test_every_view_of_the_tools_shows_the_app_only_one(hostile, server_log: Pat
     labels = {key: label for label, key in explorer.pane("tools").list.options}
     explorer.close()
     assert labels["app-only"].startswith("app-only [app only]: ") and "[app only]" not in labels["model-only"]
+
+    # the sidebar's snapshot carries each tool's visibility
+    entry = next(c for c in runtime().call(abuild)["connections"] if c["name"] == "apps-test")
+    visibility = {t["name"]: t["visibility"] for t in entry["tools"]}
+    assert visibility == {
+        "show-hostile": ["model", "app"],
+        "app-only": ["app"],
+        "model-only": ["model"],
+        "client-capabilities": ["model", "app"],
+    }
+    assert entry["counts"]["tools"] == 4
 
 
 # -- display ---------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 import { ReactWidget } from '@jupyterlab/ui-components';
 import React, { useEffect, useState } from 'react';
 
+import { AppOnlyBadge } from './badges';
 import * as codegen from './codegen';
 import { collect, formModel, IFieldModel, initialValues, RawValue } from './form';
 import { IInboxItem, IMcpChannel, ISnapshot } from './tokens';
@@ -215,6 +216,7 @@ function Section(props: {
             <li className="mcpj-item" data-key={item.key} key={item.key}>
               <div className="mcpj-row">
                 <span className="mcpj-item-label" title={clip(item.key, LIMITS.detail)}>{item.label}</span>
+                <AppOnlyBadge item={item} />
                 {item.action && (
                   <button className="mcpj-button mcpj-item-action" data-action={item.action}
                     title={clip(`Insert and run: ${code(item)}`, LIMITS.detail)} onClick={() => props.run(code(item))}>

@@ -32,6 +32,8 @@ export interface IToolInfo {
   title?: string | null;
   description?: string | null;
   has_app?: boolean;
+  /** MCP Apps `_meta.ui.visibility`: who the server means to call the tool ("model", "app"). */
+  visibility?: string[];
 }
 
 export interface IResourceInfo {

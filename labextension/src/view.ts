@@ -17,6 +17,16 @@ export interface IItemView {
   action: ActionKind;
   /** For prompts: the arguments (the code generator needs to know which are required). */
   args?: { name: string; required?: boolean | null }[];
+  /** For tools: the server meant it for its MCP App only (visibility without "model"). */
+  appOnly?: boolean;
+}
+
+/** The tooltip of the sidebar's "app only" badge. */
+export const APP_ONLY_TITLE = "Normally called by the server's app, not by a model; you can call it here to test it";
+
+/** Whether a tool's MCP Apps visibility leaves out the model (a missing visibility means both). */
+export function isAppOnly(visibility: string[] | null | undefined): boolean {
+  return Array.isArray(visibility) && !visibility.includes('model');
 }
 
 export interface ISectionView {
@@ -94,7 +104,8 @@ function rawSections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
       label: t.title || t.name,
       detail: t.title && t.title !== t.name ? t.name : '',
       description: t.description ?? '',
-      action: 'call' as const
+      action: 'call' as const,
+      appOnly: isAppOnly(t.visibility)
     })),
     resources: (c.resources ?? []).map(r => ({
       key: r.uri,

@@ -149,6 +149,8 @@ def _tool(tool: Any) -> dict[str, Any]:
         "title": tool.title,
         "description": tool.description,
         "has_app": _has_app(tool),
+        # MCP Apps visibility: the sidebar marks a tool without "model" as "app only"
+        "visibility": list(tool.visibility),
     }
 
 
