@@ -1,8 +1,9 @@
 """Servers nobody on this team wrote, as users run them: the reference Python servers from PyPI
-(time, git; pinned in the test extra) and the npm memory server (pinned in package.json)."""
+(time, git; pinned in the test extra) and the npm memory and PDF servers (pinned in package.json)."""
 
 from __future__ import annotations
 
+import base64
 import subprocess
 import sys
 import warnings
@@ -14,6 +15,10 @@ import mcp_jupyter as mj
 
 REPO = Path(__file__).resolve().parents[1]
 MEMORY = REPO / "node_modules" / "@modelcontextprotocol" / "server-memory" / "dist" / "index.js"
+PDF_SERVER = REPO / "node_modules" / "@modelcontextprotocol" / "server-pdf" / "dist" / "index.js"
+# Loaded into the PDF server's node before its code: its only way out (the global fetch, used for
+# remote PDFs) fails, so no test can reach the internet through it.
+NO_FETCH = 'data:text/javascript,globalThis.fetch=async(url)=>{throw new Error("network blocked: "+url)}'
 
 
 @pytest.fixture(autouse=True)
@@ -80,3 +85,48 @@ def test_fetch_server_catches_a_typo_before_anything_is_fetched():
     with pytest.raises(mj.InvalidArguments, match="did you mean 'max_length'"):
         fetch.call("fetch", url="http://127.0.0.1:9/", max_lenght=10)  # refused locally: nothing sent
     assert not [e for e in fetch.history if e.method == "tools/call"]
+
+
+def tiny_pdf(path: Path) -> bytes:
+    """Write a valid one-page PDF by hand (objects, then the cross-reference table of their offsets)."""
+    objects = [
+        b"<</Type/Catalog/Pages 2 0 R>>",
+        b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+        b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj%s endobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return bytes(out)
+
+
+def test_pdf_server_app_only_tool_is_listed_and_called_from_the_notebook(tmp_path):
+    # @modelcontextprotocol/server-pdf, an MCP App: its viewer reads the PDF through read_pdf_bytes,
+    # visibility ["app"]. The notebook lists and calls it (testing the server); a model's list omits it.
+    pdf = tmp_path / "tiny.pdf"
+    data = tiny_pdf(pdf)
+    argv = ["node", "--import", NO_FETCH, str(PDF_SERVER), "--stdio", str(pdf)]
+    server = mj.connect("pdf", argv)
+    tool = server.tools["read_pdf_bytes"]
+    assert tool.visibility == ("app",) and tool.ui is None  # app-only, with no UI of its own
+    assert server.tools["display_pdf"].visibility == ("model", "app")
+    assert "read_pdf_bytes" in server.tools.names() and "read_pdf_bytes" not in server.tools.for_model()
+    assert {"display_pdf", "list_pdfs"} <= set(server.tools.for_model().names())
+    assert server.tools.to_records()[server.tools.names().index("read_pdf_bytes")]["visibility"] == "app"
+
+    result = server.call("read_pdf_bytes", url=str(pdf), raise_on_error=True)
+    assert result.structured["totalBytes"] == len(data) and result.structured["hasMore"] is False
+    assert base64.b64decode(result.structured["bytes"]) == data
+    part = server.call("read_pdf_bytes", url=str(pdf), offset=4, byteCount=5, raise_on_error=True)
+    assert base64.b64decode(part.structured["bytes"]) == data[4:9] == b"-1.4\n"
+
+    # the guard holds: a remote URL fails inside the server instead of being fetched
+    remote = server.call("read_pdf_bytes", url="https://127.0.0.1:9/x.pdf")
+    assert remote.is_error and "network blocked" in remote.text
