@@ -100,8 +100,7 @@ def _gather_arguments(cmd: Command) -> dict[str, Any]:
 def prepare_call(cmd: Command) -> CallPlan:
     """Find the tool, gather its arguments and convert them by its inputSchema."""
     conn = cmd.connection
-    tools = conn.tools
-    tool = lookup(tools, cmd.args.item, "tool", lambda: [t.name for t in tools])
+    tool = lookup(conn.tools, cmd.args.item, "tool")
     arguments = convert_arguments(_gather_arguments(cmd), tool.input_schema, f"tool {tool.name}")
     return CallPlan(conn, tool.name, arguments, cmd.args.timeout, cmd.args.output, cmd.args.max_timeout)
 
@@ -151,8 +150,7 @@ def cmd_read(cmd: Command, shell: Any) -> Any:
 def cmd_prompt(cmd: Command, shell: Any) -> Any:
     """Get a prompt with its arguments (all strings, as the protocol says) and return the PromptResult."""
     conn = cmd.connection
-    prompts = conn.prompts
-    prompt = lookup(prompts, cmd.args.item, "prompt", lambda: [p.name for p in prompts])
+    prompt = lookup(conn.prompts, cmd.args.item, "prompt")
     arguments = {k: v if isinstance(v, str) else json.dumps(v) for k, v in _gather_arguments(cmd).items()}
     arguments = convert_arguments(arguments, _prompt_schema(prompt.arguments or []), f"prompt {prompt.name}")
     return store(shell, cmd.args.output, conn.prompt(prompt.name, arguments))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from mcp_jupyter.errors import did_you_mean
@@ -18,12 +17,13 @@ def api() -> Any:
     return client
 
 
-def lookup(collection: Any, key: str, kind: str, names: Callable[[], list[str]]) -> Any:
-    """``collection[key]`` with a one-line error naming the closest matches."""
+def lookup(collection: Any, key: str, kind: str, key_attr: str = "name") -> Any:
+    """``collection[key]`` with a one-line error naming the closest matches (by ``item.<key_attr>``)."""
     try:
         return collection[key]
     except KeyError:
-        raise MagicUsageError(f"no {kind} {key!r}; {did_you_mean(key, names())}") from None
+        names = [getattr(item, key_attr, "") for item in collection]
+        raise MagicUsageError(f"no {kind} {key!r}; {did_you_mean(key, names)}") from None
 
 
 def output_option(parser: Any) -> None:

@@ -22,7 +22,7 @@ def _listing(attr: str, kind: str, key_attr: str) -> Callable[[Command, Any], An
         item = getattr(cmd.args, "item", None)
         if item is None:
             return items
-        return lookup(items, item, kind, lambda: [getattr(i, key_attr, "") for i in items])
+        return lookup(items, item, kind, key_attr)
 
     run.__doc__ = f"The server's {attr} (a table), or one of them in detail."
     return run

@@ -26,8 +26,7 @@ def cmd_form(cmd: Command, shell: Any) -> Any:
     from mcp_jupyter.widgets.tool_form import ToolForm
 
     conn = cmd.connection
-    tools = conn.tools
-    tool = lookup(tools, cmd.args.item, "tool", lambda: [t.name for t in tools])
+    tool = lookup(conn.tools, cmd.args.item, "tool")
     return ToolForm(conn, tool.name, tool=tool)
 
 
