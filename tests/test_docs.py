@@ -1,7 +1,7 @@
 """The documentation generators in docs/_ext (the site itself is built and checked by `make docs`).
 
 The ``%mcp`` reference is generated from the magic's own argparse parsers: these tests prove it lists
-exactly the subcommands the parser registry has, with each one's usage and arguments, and that a
+exactly the subcommands the registry has, with each one's usage and arguments, and that a
 subcommand registered later shows up on its own. The API generator is checked to cover every public
 name, and its reference rule to let only existing mcp_jupyter names through.
 """
@@ -41,12 +41,11 @@ def api_reference() -> ModuleType:
     return _load("api_reference")
 
 
-def _registry() -> tuple[dict, dict, dict]:
-    import mcp_jupyter.magics  # noqa: F401 - the feature modules register their subcommands on import
-    from mcp_jupyter.magics.commands import COMMANDS
-    from mcp_jupyter.magics.parser import PARSERS, SUBCOMMANDS
+def _registry():
+    import mcp_jupyter.magics  # noqa: F401 - importing the magics registers every command group
+    from mcp_jupyter.magics.registry import REGISTRY
 
-    return SUBCOMMANDS, PARSERS, COMMANDS
+    return REGISTRY
 
 
 def _sections(text: str) -> list[str]:
@@ -54,17 +53,26 @@ def _sections(text: str) -> list[str]:
 
 
 def test_lists_exactly_the_registered_subcommands_in_help_order(magic_reference):
-    summaries, parsers, commands = _registry()
+    names = _registry().names()
     listed = magic_reference.subcommand_parsers()
-    assert list(listed) == list(summaries)  # %mcp --help order
-    assert set(listed) == set(parsers) == set(commands)
-    # the feature modules' subcommands are there, not just the core table
-    assert {"form", "explore", "serve", "export", "sampling", "consent", "roots", "audit", "inbox"} <= set(
-        listed
-    )
+    assert list(listed) == names  # %mcp --help order
+    assert all(f"\n  {name} " in _registry().usage() for name in names)
+    # every command group's subcommands are there
+    assert {
+        "connect",
+        "call",
+        "ping",
+        "check",
+        "form",
+        "explore",
+        "serve",
+        "export",
+        "sampling",
+        "inbox",
+    } <= set(listed)
     text = magic_reference.render()
-    assert _sections(text) == list(summaries)
-    for name in summaries:
+    assert _sections(text) == names
+    for name in names:
         assert f"({magic_reference.ANCHOR_PREFIX}{name})=\n## `%mcp {name}`" in text
 
 
@@ -81,9 +89,7 @@ def test_every_subcommand_has_its_usage_summary_and_arguments(magic_reference):
         if not magic_reference.arguments(parser):
             assert "No arguments." in section
     # the whole %mcp --help text heads the page
-    from mcp_jupyter.magics.parser import main_usage
-
-    assert text.startswith("```text\n" + main_usage().rstrip() + "\n```")
+    assert text.startswith("```text\n" + _registry().usage().rstrip() + "\n```")
 
 
 def test_argument_rows_come_from_the_parser(magic_reference):
@@ -105,15 +111,24 @@ def test_argument_rows_come_from_the_parser(magic_reference):
     assert set(magic_reference.cell_commands()) <= set(parsers)
 
 
-def test_a_subcommand_registered_later_appears_and_is_escaped(magic_reference, monkeypatch):
-    from mcp_jupyter.magics import parser as magic_parser
+@pytest.fixture
+def registered_later():
+    """A subcommand registered after the command groups (removed again afterwards)."""
+    from mcp_jupyter.magics.registry import Subcommand
 
-    # add_subcommand writes into both registries; setitem first so they are restored afterwards
-    monkeypatch.setitem(magic_parser.SUBCOMMANDS, "zz-test", "")
-    monkeypatch.setitem(magic_parser.PARSERS, "zz-test", argparse.ArgumentParser())
-    new = magic_parser.add_subcommand("zz-test", "a *new* one | with `ticks`")
-    new.add_argument("path", help="where <it> goes (100%% sure)")
-    new.add_argument("--mode", choices=["a|b", "c"], help="how")
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("path", help="where <it> goes (100%% sure)")
+        parser.add_argument("--mode", choices=["a|b", "c"], help="how")
+
+    registry = _registry()
+    spec = registry.add(
+        Subcommand("zz-test", "a *new* one | with `ticks`", lambda cmd, shell: None, arguments)
+    )
+    yield spec
+    registry.remove(spec.name)
+
+
+def test_a_subcommand_registered_later_appears_and_is_escaped(magic_reference, registered_later):
     text = magic_reference.render()
     assert _sections(text)[-1] == "zz-test"
     section = text.split("## `%mcp zz-test`\n", 1)[1]
@@ -121,14 +136,7 @@ def test_a_subcommand_registered_later_appears_and_is_escaped(magic_reference, m
     assert "usage: %mcp zz-test [-h] [--mode {a|b,c}] path" in section
     assert r"| `path` | where \<it\> goes \(100% sure\) |" in section
     assert r"| `--mode {a\|b,c}` | how; one of: a\|b, c |" in section
-
-
-def test_a_summary_without_a_parser_fails_the_generator(magic_reference, monkeypatch):
-    from mcp_jupyter.magics import parser as magic_parser
-
-    monkeypatch.setitem(magic_parser.SUBCOMMANDS, "zz-orphan", "no parser")
-    with pytest.raises(RuntimeError, match="zz-orphan"):
-        magic_reference.subcommand_parsers()
+    assert "  zz-test     a *new* one | with `ticks`" in text.split("```", 2)[1]  # in %mcp --help too
 
 
 def test_the_marker_is_replaced_only_on_its_page(magic_reference):

@@ -7,8 +7,10 @@ from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 from mcp_jupyter import consent, errors
 from mcp_jupyter.display.html import Safe, clip, esc, short
-from mcp_jupyter.magics import commands, parser
-from mcp_jupyter.magics.parser import MagicUsageError, parse_command
+from mcp_jupyter.magics import parser, registry
+from mcp_jupyter.magics.commands import common
+from mcp_jupyter.magics.parser import MagicUsageError
+from mcp_jupyter.magics.registry import REGISTRY, parse_command
 from mcp_jupyter.widgets.consent_cards import ElicitationCard
 from mcp_jupyter.widgets.fields import _header_html
 
@@ -48,11 +50,12 @@ def test_tool_not_found_keeps_its_constructor():
 
 def test_the_magics_use_the_one_did_you_mean_of_errors():
     assert parser.did_you_mean is errors.did_you_mean
-    assert commands.did_you_mean is errors.did_you_mean
+    assert registry.did_you_mean is errors.did_you_mean
+    assert common.did_you_mean is errors.did_you_mean
 
 
 def test_a_magic_and_an_error_word_the_hint_the_same_way():
-    hint = errors.did_you_mean("cal", parser.SUBCOMMANDS)
+    hint = errors.did_you_mean("cal", REGISTRY.names())
     assert hint == "did you mean 'call'?"
     with pytest.raises(MagicUsageError) as info:
         parse_command("cal demo add", {})

@@ -1,11 +1,10 @@
 """The ``%mcp`` reference, generated from the magic's own argparse parsers at build time.
 
 The page ``docs/magic-reference.md`` holds one marker line, ``{mcp-magic-reference}``; on Sphinx's
-``source-read`` event this extension replaces it with one section per subcommand registered in
-:data:`mcp_jupyter.magics.parser.SUBCOMMANDS` (core subcommands and those the feature modules add
-with ``add_subcommand``), each with its summary, its usage line and a table of its arguments, all
-read from the parser itself. A subcommand added to the code therefore appears in the docs, and one
-without a parser fails the build.
+``source-read`` event this extension replaces it with one section per subcommand in
+:data:`mcp_jupyter.magics.registry.REGISTRY` (every command group of :mod:`mcp_jupyter.magics.commands`),
+each with its summary, its usage line and a table of its arguments, all read from the subcommand's
+parser. A subcommand added to the code therefore appears in the docs.
 
 The rendering functions are plain Python (no Sphinx needed), so ``tests/test_docs.py`` checks them.
 """
@@ -24,27 +23,22 @@ ANCHOR_PREFIX = "mcp-subcommand-"  # each section's label: {ref}`mcp-subcommand-
 WIDTH = 88  # usage lines are wrapped as in an 88-column terminal, whatever the build's terminal is
 
 
+def registry() -> Any:
+    """The ``%mcp`` registry with every command group registered, as ``%load_ext mcp_jupyter`` has it."""
+    import mcp_jupyter.magics  # noqa: F401 - importing the magics registers every command group
+    from mcp_jupyter.magics.registry import REGISTRY
+
+    return REGISTRY
+
+
 def subcommand_parsers() -> dict[str, argparse.ArgumentParser]:
-    """Every ``%mcp`` subcommand's parser, in ``%mcp --help`` order.
-
-    Importing :mod:`mcp_jupyter.magics` imports the feature modules that register their
-    subcommands, exactly as ``%load_ext mcp_jupyter`` does.
-    """
-    import mcp_jupyter.magics  # noqa: F401 - registers the feature modules' subcommands
-    from mcp_jupyter.magics.parser import PARSERS, SUBCOMMANDS
-
-    missing = sorted(set(SUBCOMMANDS) - set(PARSERS))
-    extra = sorted(set(PARSERS) - set(SUBCOMMANDS))
-    if missing or extra:
-        raise RuntimeError(f"%mcp registry mismatch: no parser for {missing}, no summary for {extra}")
-    return {name: PARSERS[name] for name in SUBCOMMANDS}
+    """Every ``%mcp`` subcommand's parser, in ``%mcp --help`` order."""
+    return {spec.name: spec.parser for spec in registry()}
 
 
 def cell_commands() -> tuple[str, ...]:
     """Subcommands that accept a ``%%mcp`` cell body."""
-    from mcp_jupyter.magics.commands import CELL_COMMANDS
-
-    return tuple(CELL_COMMANDS)
+    return tuple(spec.name for spec in registry() if spec.cell)
 
 
 def usage(parser: argparse.ArgumentParser) -> str:
@@ -139,10 +133,8 @@ def render_subcommand(name: str, parser: argparse.ArgumentParser, cell: bool = F
 
 def render() -> str:
     """The whole generated reference: ``%mcp --help``, then one section per subcommand."""
-    from mcp_jupyter.magics.parser import main_usage
-
     cells = cell_commands()
-    parts = ["```text", main_usage().rstrip(), "```", ""]
+    parts = ["```text", registry().usage().rstrip(), "```", ""]
     for name, parser in subcommand_parsers().items():
         parts.append(render_subcommand(name, parser, cell=name in cells))
     return "\n".join(parts)

@@ -3,54 +3,52 @@
 A sync magic blocks the kernel's main thread, and then no widget click is processed (docs/architecture.md).
 When IPython's ``autoawait`` is on (the default in ipykernel), an input transformer rewrites
 a top-level line ``[VAR =] %mcp call ...`` into ``[VAR =] await <acall_magic>("call ...", locals())``,
-which parses the line exactly as the magic does and awaits ``conn.acall(...)``. Indented lines (in a
-function or loop body) and ``%%mcp call`` cells stay synchronous; their consent requests fall back
-to the stdin prompt or the policy.
+which parses the line exactly as the magic does and awaits the subcommand's ``arun`` (for ``call``,
+``conn.acall(...)``). Which subcommands are awaited is declared in the registry (``arun=``).
+Indented lines (in a function or loop body) and ``%%mcp call`` cells stay synchronous; their consent
+requests fall back to the stdin prompt or the policy.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
+
+from mcp_jupyter.magics.registry import REGISTRY, adispatch
 
 __all__ = ["acall_magic", "rewrite_lines", "install", "uninstall"]
 
-_LINE = re.compile(r"^(?P<target>[A-Za-z_]\w*\s*=\s*)?%mcp\s+(?P<rest>call\b.*?)\s*$")
 _CALL = "await __import__('mcp_jupyter.magics.awaitable', fromlist=['acall_magic']).acall_magic"
 
 
 async def acall_magic(line: str, namespace: Mapping[str, Any]) -> Any:
-    """``%mcp call ...`` awaited: same parsing, arguments, errors and ``-o VAR`` as the magic."""
+    """``%mcp NAME ...`` awaited: same parsing, arguments, errors and ``-o VAR`` as the magic."""
     from IPython import get_ipython
 
-    from mcp_jupyter.errors import MCPJupyterError
-    from mcp_jupyter.magics.commands import _store, limits, prepare_call, report
-    from mcp_jupyter.magics.parser import MagicUsageError, parse_command
+    return await adispatch(get_ipython(), line, namespace)
 
-    shell = get_ipython()
-    try:
-        command = parse_command(line, namespace)
-        if command is None:
-            return None
-        plan = prepare_call(command, None, namespace)
-        result = await plan.conn.acall(plan.tool, plan.arguments, **limits(plan))
-        return _store(shell, plan.output, result)
-    except (MCPJupyterError, MagicUsageError) as exc:
-        report(exc)
-        return None
+
+@lru_cache(maxsize=4)
+def _line_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """A top-level ``[VAR =] %mcp NAME ...`` line, for the awaitable subcommands ``names``."""
+    alternatives = "|".join(map(re.escape, names))
+    return re.compile(rf"^(?P<target>[A-Za-z_]\w*\s*=\s*)?%mcp\s+(?P<rest>(?:{alternatives})\b.*?)\s*$")
 
 
 def rewrite_lines(lines: list[str]) -> list[str]:
-    """The input transformer: rewrite unindented ``%mcp call`` lines when autoawait is on."""
+    """The input transformer: rewrite unindented awaitable ``%mcp`` lines when autoawait is on."""
     from IPython import get_ipython
 
     shell = get_ipython()
-    if shell is None or not getattr(shell, "autoawait", False):
+    names = tuple(spec.name for spec in REGISTRY if spec.arun is not None)
+    if shell is None or not getattr(shell, "autoawait", False) or not names:
         return lines
+    line_pattern = _line_pattern(names)
     out = []
     for line in lines:
-        match = _LINE.match(line.rstrip("\n"))
+        match = line_pattern.match(line.rstrip("\n"))
         if match is None:
             out.append(line)
             continue

@@ -1,111 +1,83 @@
 """Tab completion for ``%mcp`` / ``%%mcp`` lines (an IPython "Matcher API v2" matcher).
 
-Completes subcommands, connection names, tool and prompt names, ``argument=`` names (and enum
-values after ``argument=``), resource URIs and URI templates, and log levels. Listings come from
-the API's cached collections; a failing server simply yields no completions.
+Everything is derived from the registry: subcommand names; a subcommand's options from its parser;
+the values of an argument from its ``choices`` or the completer attached to it
+(:mod:`.completers`: connection names, tool and prompt names, ``argument=`` names and enum values,
+resource URIs and URI templates). The word under the cursor is matched to the argument it fills the
+way argparse would fill it: options and their values are skipped, positionals fill in order.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
-from collections.abc import Callable, Iterable
 from typing import Any
 
-from mcp_jupyter.magics.parser import LOG_LEVELS, SUBCOMMANDS
+from mcp_jupyter.magics.completers import CompletionContext, completer_of
+from mcp_jupyter.magics.registry import REGISTRY
 
 _MAGIC = re.compile(r"(?:^|=\s*)%%?mcp\s+(?P<rest>.*)$")
-_NEEDS_CONNECTION = {
-    "info", "tools", "resources", "templates", "prompts", "call", "read", "prompt",
-    "complete", "ping", "log", "logs", "stderr", "history", "disconnect",
-}  # fmt: skip
-_OPTIONS = {
-    "call": ["--json", "-o", "--timeout", "--help"],
-    "prompt": ["--json", "-o", "--help"],
-    "read": ["-o", "--help"],
-    "connect": ["--config", "--env", "--cwd", "--header", "--timeout", "--legacy", "--help"],
-    "disconnect": ["--all"],
-}
-
-
-def _connections() -> list[str]:
-    from mcp_jupyter.client import connections
-
-    return list(connections())
-
-
-def _conn(name: str) -> Any:
-    from mcp_jupyter.client import connections
-
-    return connections().get(name)
 
 
 def candidates(words: list[str], current: str) -> list[str]:
     """Full-word completions for ``current`` given the finished ``words`` after ``%mcp``."""
     if not words:
-        return [*SUBCOMMANDS, "--help"]
-    sub = words[0]
-    position = len(words)
+        return [*REGISTRY.names(), "--help"]
+    spec = REGISTRY.get(words[0])
+    if spec is None:
+        return []
+    parser = spec.parser
     if current.startswith("-"):
-        return _OPTIONS.get(sub, []) + ["--help"]
-    if sub in _NEEDS_CONNECTION and position == 1:
-        return _connections() + (["--all"] if sub == "disconnect" else [])
-    if sub == "disconnect":
-        return _connections()
-    if position < 2 or sub not in _NEEDS_CONNECTION:
+        return list(parser._option_string_actions)
+    options = parser._option_string_actions
+    values, action = _argument_at(parser, words[1:])
+    if len(words) > 1 and words[-1] in options and options[words[-1]].nargs != 0:
+        action = options[words[-1]]  # the cursor is on this option's value
+    return _values_of(action, CompletionContext(values, current))
+
+
+def _argument_at(parser: argparse.ArgumentParser, words: list[str]) -> tuple[dict[str, Any], Any]:
+    """The positional values given so far (by ``dest``) and the positional the next word fills."""
+    given = _positional_words(words, parser._option_string_actions)
+    positionals = [a for a in parser._actions if not a.option_strings]
+    values: dict[str, Any] = {}
+    for action in positionals:
+        if action.nargs in ("*", "+", argparse.REMAINDER):
+            values[action.dest] = given
+            return values, action
+        if not given:
+            return values, action
+        values[action.dest], given = given[0], given[1:]
+    return values, None
+
+
+def _positional_words(words: list[str], options: dict[str, argparse.Action]) -> list[str]:
+    """``words`` without options and the values of options that take one."""
+    out: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-") and len(word) > 1:
+            action = options.get(word)
+            skip = action is not None and action.nargs != 0
+        else:
+            out.append(word)
+    return out
+
+
+def _values_of(action: argparse.Action | None, ctx: CompletionContext) -> list[str]:
+    if action is None:
         return []
-    conn = _conn(words[1])
-    if conn is None:
+    if action.choices is not None:
+        return [str(choice) for choice in action.choices]
+    complete = completer_of(action)
+    if complete is None:
         return []
-    return _for_connection(sub, conn, words, current)
-
-
-def _for_connection(sub: str, conn: Any, words: list[str], current: str) -> list[str]:
-    position = len(words)
-    if sub == "log" and position == 2:
-        return list(LOG_LEVELS)
-    if sub in ("call", "tools") and position == 2:
-        return _names(lambda: conn.tools)
-    if sub in ("prompt", "prompts") and position == 2:
-        return _names(lambda: conn.prompts)
-    if sub in ("read", "resources") and position == 2:
-        return _names(lambda: conn.resources, "uri") + (
-            _names(lambda: conn.resource_templates, "uri_template") if sub == "read" else []
-        )
-    if sub == "call" and position >= 3 and words[-1] not in ("-o", "--json", "--timeout"):
-        return _argument_candidates(_schema_of(lambda: conn.tools[words[2]]), words, current)
-    if sub == "prompt" and position >= 3 and words[-1] not in ("-o", "--json"):
-        arguments = _safe(lambda: conn.prompts[words[2]].arguments) or ()
-        schema = {"properties": {a.name: {} for a in arguments}}
-        return _argument_candidates(schema, words, current)
-    return []
-
-
-def _safe(get: Callable[[], Any]) -> Any:
     try:
-        return get()
+        return list(complete(ctx))
     except Exception:  # noqa: BLE001 - completion must never raise into the editor
-        return None
-
-
-def _names(get: Callable[[], Iterable[Any]], attr: str = "name") -> list[str]:
-    return [str(getattr(item, attr, "")) for item in _safe(get) or ()]
-
-
-def _schema_of(get: Callable[[], Any]) -> dict:
-    schema = getattr(_safe(get), "input_schema", None)
-    return schema if isinstance(schema, dict) else {}
-
-
-def _argument_candidates(schema: dict, words: list[str], current: str) -> list[str]:
-    """``name=`` for arguments not given yet; after ``name=``, the enum values of that argument."""
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    key, eq, _ = current.partition("=")
-    if eq:
-        spec = props.get(key) if isinstance(props.get(key), dict) else {}
-        values = spec.get("enum") or ([True, False] if spec.get("type") == "boolean" else [])
-        return [f"{key}={str(v).lower() if isinstance(v, bool) else v}" for v in values]
-    given = {w.split("=", 1)[0] for w in words[3:] if "=" in w}
-    return [f"{name}=" for name in props if name not in given]
+        return []
 
 
 def mcp_matcher(context: Any) -> dict:

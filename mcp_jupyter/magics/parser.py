@@ -1,19 +1,18 @@
-"""Turning a ``%mcp`` line (and a ``%%mcp`` cell body) into a subcommand and its arguments.
+"""Words and values of a ``%mcp`` line (and of a ``%%mcp`` cell body).
 
-No I/O here: this module only parses words, expands ``$var``/``{expr}``, reads JSON/YAML bodies and
-converts ``key=value`` strings using a tool's ``inputSchema``. Mistakes raise :class:`MagicUsageError`
-with a message that names what is wrong and what would be right.
+No I/O here: this module only splits words, expands ``$var``/``{expr}``, reads JSON/YAML bodies and
+converts ``key=value`` strings using a tool's ``inputSchema``. Which subcommand the words name, and
+its argparse parser, come from :mod:`.registry`. Mistakes raise :class:`MagicUsageError` with a
+message that names what is wrong and what would be right.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from IPython.utils.text import DollarFormatter
@@ -24,244 +23,6 @@ from mcp_jupyter.schema import json_type_of
 
 class MagicUsageError(Exception):
     """A mistake in a ``%mcp`` command line; the magic prints it as one ``error:`` line."""
-
-
-class HelpShown(Exception):
-    """Raised after ``--help`` printed its text, to stop the command without ``SystemExit``."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that reports mistakes by raising instead of exiting the kernel."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise MagicUsageError(f"{self.prog}: {message} (see {self.prog} --help)")
-
-    def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
-        if message:
-            print(message, end="")
-        raise HelpShown()
-
-
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-
-# name -> one-line summary; the order is the order of ``%mcp --help``.
-SUBCOMMANDS: dict[str, str] = {
-    "connect": "connect to a server: NAME TARGET... (a command, a URL) or --config FILE [NAME...]",
-    "servers": "table of connections: name, target, status, server, protocol, counts",
-    "info": "server card of a connection: identity, protocol, capabilities, instructions, stderr",
-    "tools": "tools of a server as a table, app-only ones marked (or one tool in detail: tools NAME TOOL)",
-    "resources": "resources of a server (or one resource: resources NAME URI)",
-    "templates": "resource templates of a server",
-    "prompts": "prompts of a server (or one prompt: prompts NAME PROMPT)",
-    "call": "call a tool: call NAME TOOL [key=value ...] [--json '{...}'] [-o VAR] [--timeout S]",
-    "read": "read a resource: read NAME URI [-o VAR]",
-    "prompt": "get a prompt: prompt NAME PROMPT [key=value ...] [-o VAR]",
-    "complete": "argument completions: complete NAME (--prompt P | --template URI) ARG [VALUE]",
-    "ping": "ping a server and show the round-trip time",
-    "log": "set the server's log level: log NAME LEVEL",
-    "logs": "log messages the server sent",
-    "stderr": "the tail of a stdio server's stderr",
-    "history": "protocol traffic (requests, responses, notifications) as a table",
-    "disconnect": "close a connection: disconnect NAME... | --all",
-    "auth": "OAuth sign-ins: auth status | auth logout NAME|URL|--all",
-}
-
-USAGE = """\
-%mcp SUBCOMMAND ...        (%mcp SUBCOMMAND --help for details)
-
-{commands}
-
-%%mcp call NAME TOOL [-o VAR]   the cell body holds the arguments as JSON (or YAML with PyYAML).
-result = %mcp call ...          returns the same object as conn.call(); -o VAR also stores it.
-$var and {{expr}} are expanded; a whole value (a=$x, a={{expr}}) passes the Python object itself.
-"""
-
-
-def main_usage() -> str:
-    """The text of ``%mcp --help``."""
-    width = max(map(len, SUBCOMMANDS))
-    commands = "\n".join(f"  {name.ljust(width)}  {text}" for name, text in SUBCOMMANDS.items())
-    return USAGE.format(commands=commands)
-
-
-def _parser(name: str, usage: str | None = None) -> _Parser:
-    return _Parser(prog=f"%mcp {name}", description=SUBCOMMANDS[name], usage=usage, allow_abbrev=False)
-
-
-def _output_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", metavar="VAR", help="also store the result in this variable")
-
-
-def build_parsers() -> dict[str, _Parser]:
-    """One argparse parser per subcommand (used for parsing and for ``--help`` text)."""
-    p: dict[str, _Parser] = {}
-    c = p["connect"] = _parser(
-        "connect",
-        usage="%(prog)s NAME TARGET... [--env K=V]... [--cwd DIR] [--header 'K: V']... [--timeout S] [--legacy]\n"
-        "       %(prog)s NAME URL --auth [--client-id ID] [--client-secret-env VAR] [--scopes 'A B'] ...\n"
-        "       %(prog)s --config FILE [NAME...]",
-    )
-    c.add_argument("name", nargs="?", help="the connection's name (used by every other subcommand)")
-    c.add_argument(
-        "target",
-        nargs="*",
-        help="a command line (stdio) or an http(s) URL; put it after -- if it has options named like ours",
-    )
-    c.add_argument("--config", metavar="FILE", help="an mcp.json / Claude Desktop style config file")
-    c.add_argument("--env", action="append", default=[], metavar="K=V", help="environment for a stdio server")
-    c.add_argument("--cwd", metavar="DIR", help="working directory for a stdio server")
-    c.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header for a URL")
-    c.add_argument(
-        "--timeout",
-        type=float,
-        metavar="S",
-        help="seconds a request may go without an answer or progress (default 60; 0: no limit)",
-    )
-    c.add_argument("--legacy", action="store_true", help="use the legacy (pre-2026) protocol handshake")
-    c.epilog = (
-        "OAuth: a server that answers 401 with OAuth metadata gets a sign-in card by itself; --auth asks "
-        "for one explicitly, and the options above set it up (docs/auth.md). Tokens are kept in a file "
-        "only you can read and reused; %mcp auth status / %mcp auth logout NAME."
-    )
-    o = c.add_argument_group("OAuth sign-in (URL targets)")
-    o.add_argument(
-        "--auth", action="store_true", help="sign in with OAuth (discovery + dynamic registration)"
-    )
-    o.add_argument("--no-auth", action="store_true", help="never sign in, even when the server asks (401)")
-    o.add_argument(
-        "--client-id", metavar="ID", help="a client registered beforehand with the authorization server"
-    )
-    o.add_argument(
-        "--client-secret-env",
-        metavar="VAR",
-        help="environment variable holding that client's secret (keeps it out of the notebook)",
-    )
-    o.add_argument(
-        "--client-secret",
-        metavar="SECRET",
-        help="refused: a secret in a cell is saved; use --client-secret-env",
-    )
-    o.add_argument(
-        "--client-metadata-url", metavar="URL", help="your Client ID Metadata Document (https URL)"
-    )
-    o.add_argument("--scopes", metavar="'A B'", help="scopes to ask for, space separated")
-    o.add_argument(
-        "--client-credentials", action="store_true", help="machine-to-machine: client id + secret, no person"
-    )
-    o.add_argument("--private-key", metavar="FILE", help="PEM key for private_key_jwt client credentials")
-    o.add_argument(
-        "--issuer", metavar="URL", help="the authorization server the client credentials belong to"
-    )
-    o.add_argument(
-        "--redirect",
-        choices=("auto", "jupyter", "loopback", "paste"),
-        help="where the browser returns after signing in (default auto: the Jupyter server, else 127.0.0.1)",
-    )
-    o.add_argument("--signin-timeout", type=float, metavar="S", help="seconds to wait for the sign-in (300)")
-    p["servers"] = _parser("servers")
-    for name in ("info", "ping", "logs", "stderr", "history"):
-        p[name] = _parser(name)
-        p[name].add_argument("name", help="connection name")
-    for name, item in (("tools", "TOOL"), ("resources", "URI"), ("templates", None), ("prompts", "PROMPT")):
-        p[name] = _parser(name)
-        p[name].add_argument("name", help="connection name")
-        if item:
-            p[name].add_argument("item", nargs="?", metavar=item, help="show just this one in detail")
-    for name, what in (("call", "tool"), ("prompt", "prompt")):
-        q = p[name] = _parser(name)
-        q.add_argument("name", help="connection name")
-        q.add_argument("item", metavar=what.upper(), help=f"the {what}'s name")
-        q.add_argument("pairs", nargs="*", metavar="key=value", help="arguments, converted by the schema")
-        q.add_argument(
-            "--json", metavar="'{...}'", help="arguments as a JSON object (key=value pairs override)"
-        )
-        _output_option(q)
-    p["call"].add_argument(
-        "--timeout",
-        type=float,
-        metavar="S",
-        help="seconds the server may go without answering or reporting progress (each progress "
-        "notification restarts it; default: the connection's, 60; 0: no limit)",
-    )
-    p["call"].add_argument(
-        "--max-timeout",
-        type=float,
-        metavar="S",
-        help="seconds the call may take in all (default: the connection's, 600; 0: no limit)",
-    )
-    r = p["read"] = _parser("read")
-    r.add_argument("name", help="connection name")
-    r.add_argument("uri", help="the resource URI")
-    _output_option(r)
-    k = p["complete"] = _parser("complete")
-    k.add_argument("name", help="connection name")
-    k.add_argument("argument", help="the argument to complete")
-    k.add_argument("value", nargs="?", default="", help="what is typed so far")
-    group = k.add_mutually_exclusive_group(required=True)
-    group.add_argument("--prompt", help="complete an argument of this prompt")
-    group.add_argument("--template", help="complete a variable of this resource template URI")
-    lg = p["log"] = _parser("log")
-    lg.add_argument("name", help="connection name")
-    lg.add_argument("level", choices=LOG_LEVELS, help="the lowest level the server should send")
-    d = p["disconnect"] = _parser("disconnect")
-    d.add_argument("names", nargs="*", metavar="NAME", help="connections to close")
-    d.add_argument("--all", action="store_true", help="close every connection")
-    au = p["auth"] = _parser("auth", usage="%(prog)s status | %(prog)s logout (NAME | URL | --all)")
-    au.add_argument(
-        "action", choices=("status", "logout"), help="status: stored sign-ins; logout: forget one"
-    )
-    au.add_argument(
-        "target", nargs="?", metavar="NAME|URL", help="the connection or server URL to log out of"
-    )
-    au.add_argument("--all", action="store_true", help="logout: forget every stored sign-in")
-    return p
-
-
-PARSERS = build_parsers()
-
-
-def add_subcommand(name: str, summary: str, usage: str | None = None) -> argparse.ArgumentParser:
-    """Register a subcommand's help line and return its parser, for feature modules to fill in.
-
-    Feature areas (serving, forms, consent) add their subcommands this way instead of editing
-    the core table; the handler goes into ``commands.COMMANDS`` under the same name.
-    """
-    SUBCOMMANDS[name] = summary
-    PARSERS[name] = _parser(name, usage)
-    return PARSERS[name]
-
-
-# Options of ``connect`` that take a value, and flags; every other word belongs to NAME/TARGET.
-_CONNECT_VALUED = {
-    "--config",
-    "--env",
-    "--cwd",
-    "--header",
-    "--timeout",
-    "--client-id",
-    "--client-secret",
-    "--client-secret-env",
-    "--client-metadata-url",
-    "--scopes",
-    "--private-key",
-    "--issuer",
-    "--redirect",
-    "--signin-timeout",
-}
-_CONNECT_FLAGS = {"--legacy", "--auth", "--no-auth", "--client-credentials", "-h", "--help"}
-
-
-# Flags of ours that may follow TARGET (a server command's own flags never look like these).
-_TARGET_SAFE_FLAGS = {"--legacy", "--auth", "--no-auth", "--client-credentials"}
-
-
-@dataclass
-class Command:
-    """A parsed ``%mcp`` line: the subcommand, argparse's namespace and pre-bound Python values."""
-
-    name: str
-    args: argparse.Namespace
-    bound: dict[str, Any] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- expansion of $var / {expr}
@@ -398,71 +159,10 @@ def split_words(line: str) -> list[str]:
         raise MagicUsageError(f"cannot split the line into words: {exc}") from None
 
 
-def parse_command(line: str, namespace: Mapping[str, Any]) -> Command | None:
-    """Parse a whole ``%mcp`` line; ``None`` when it only asked for help (already printed)."""
+def line_words(line: str, namespace: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """A ``%mcp`` line's words after expansion, and the Python values bound by ``key=$x``."""
     line, bound = bind_whole_values(line, namespace)
-    words = split_words(expand_line(line, namespace))
-    if not words or words[0] in ("-h", "--help", "help"):
-        print(main_usage())
-        return None
-    name, rest = words[0], words[1:]
-    if name not in PARSERS:
-        raise MagicUsageError(f"unknown subcommand {name!r}; {did_you_mean(name, SUBCOMMANDS)}")
-    if name != "connect" and ("-h" in rest or "--help" in rest):
-        # parse_intermixed_args mis-formats a generated usage containing "%" (our "%mcp" prog).
-        PARSERS[name].print_help()
-        return None
-    try:
-        if name == "connect":
-            args = _parse_connect(rest)
-        elif name in ("call", "prompt"):
-            args = PARSERS[name].parse_intermixed_args(rest)
-        else:
-            args = PARSERS[name].parse_args(rest)
-    except HelpShown:
-        return None
-    output = getattr(args, "output", None)
-    if output is not None and not output.isidentifier():
-        raise MagicUsageError(f"-o needs a Python variable name, not {output!r}")
-    return Command(name, args, bound)
-
-
-def _parse_connect(words: list[str]) -> argparse.Namespace:
-    """``connect`` words: our options anywhere before ``--``, the first word NAME, the rest TARGET.
-
-    A server command has options of its own (``python -m x``, ``npx -y pkg``); those must reach
-    the target untouched, so only our option names are taken out and argparse never sees the rest.
-    """
-    ours: list[str] = []
-    positional: list[str] = []
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            positional.extend(words[i + 1 :])
-            break
-        option = word.split("=", 1)[0]
-        if option in _CONNECT_VALUED:
-            take = 1 if "=" in word else 2
-            ours.extend(words[i : i + take])
-            i += take
-            continue
-        if word in _CONNECT_FLAGS and (word in _TARGET_SAFE_FLAGS or not positional):
-            ours.append(word)
-        else:
-            positional.append(word)
-        i += 1
-    args = PARSERS["connect"].parse_args(ours)
-    args.name = positional[0] if positional else None
-    args.target = positional[1:]
-    if args.config:
-        return args
-    if not args.name or not args.target:
-        raise MagicUsageError(
-            "%mcp connect needs NAME and TARGET (a command or a URL), e.g. "
-            "%mcp connect demo python -m mcp_jupyter.demo — or --config FILE"
-        )
-    return args
+    return split_words(expand_line(line, namespace)), bound
 
 
 def parse_pairs(pairs: Sequence[str], bound: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,12 +5,13 @@ Thin: each command is one call on :mod:`mcp_jupyter.serve`.
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
-from mcp_jupyter.magics.commands import COMMANDS
-from mcp_jupyter.magics.parser import Command, MagicUsageError, add_subcommand
+from mcp_jupyter.magics.parser import MagicUsageError
+from mcp_jupyter.magics.registry import Command, subcommand
 
-__all__ = ["cmd_serve", "cmd_export"]
+_LOOPBACK = (None, "127.0.0.1", "localhost", "::1")
 
 
 def _serve_module() -> Any:
@@ -19,6 +20,20 @@ def _serve_module() -> Any:
     return serve
 
 
+def _serve_arguments(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--port", type=int, help="TCP port (default: a random free one)")
+    s.add_argument("--host", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--allow-remote", action="store_true", help="allow binding a non-loopback address")
+    s.add_argument("--stop", action="store_true", help="stop the server")
+    s.add_argument("--status", action="store_true", help="show whether it runs, where, and recent errors")
+
+
+@subcommand(
+    "serve",
+    "serve this notebook's @mj.tool/@mj.resource/@mj.prompt functions over Streamable HTTP",
+    arguments=_serve_arguments,
+    usage="%(prog)s [--port P] [--host H --allow-remote] | --stop | --status",
+)
 def cmd_serve(cmd: Command, shell: Any) -> Any:
     """Start (or show, or stop) the Streamable HTTP server of this kernel's @mj.tool functions."""
     serve = _serve_module()
@@ -28,7 +43,7 @@ def cmd_serve(cmd: Command, shell: Any) -> Any:
         return None
     if args.status:
         return serve.status()
-    if args.host not in (None, "127.0.0.1", "localhost", "::1") and not args.allow_remote:
+    if args.host not in _LOOPBACK and not args.allow_remote:
         raise MagicUsageError(
             f"--host {args.host} exposes the notebook to the network; add --allow-remote if you mean it"
         )
@@ -38,6 +53,16 @@ def cmd_serve(cmd: Command, shell: Any) -> Any:
         raise MagicUsageError(str(exc)) from None
 
 
+def _export_arguments(e: argparse.ArgumentParser) -> None:
+    e.add_argument("path", help="the .py file to write")
+    e.add_argument("--notebook", help="export this .ipynb instead of this kernel's cells")
+
+
+@subcommand(
+    "export",
+    "write the decorated functions to a standalone server script: export server.py [--notebook NB]",
+    arguments=_export_arguments,
+)
 def cmd_export(cmd: Command, shell: Any) -> None:
     """Write the decorated functions (and what they need) to a standalone server script."""
     serve = _serve_module()
@@ -50,27 +75,3 @@ def cmd_export(cmd: Command, shell: Any) -> None:
         f"wrote {path} ({len(script.splitlines())} lines): run it with `python {path}` (stdio) "
         f"or `python {path} --http --port 8000`"
     )
-
-
-def _register() -> None:
-    s = add_subcommand(
-        "serve",
-        "serve this notebook's @mj.tool/@mj.resource/@mj.prompt functions over Streamable HTTP",
-        usage="%(prog)s [--port P] [--host H --allow-remote] | --stop | --status",
-    )
-    s.add_argument("--port", type=int, help="TCP port (default: a random free one)")
-    s.add_argument("--host", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--allow-remote", action="store_true", help="allow binding a non-loopback address")
-    s.add_argument("--stop", action="store_true", help="stop the server")
-    s.add_argument("--status", action="store_true", help="show whether it runs, where, and recent errors")
-    e = add_subcommand(
-        "export",
-        "write the decorated functions to a standalone server script: export server.py [--notebook NB]",
-    )
-    e.add_argument("path", help="the .py file to write")
-    e.add_argument("--notebook", help="export this .ipynb instead of this kernel's cells")
-    COMMANDS["serve"] = cmd_serve
-    COMMANDS["export"] = cmd_export
-
-
-_register()

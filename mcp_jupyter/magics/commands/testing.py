@@ -1,6 +1,6 @@
-"""``%mcp check``, ``%mcp diff``, ``%mcp record``: test a server from the notebook.
+"""``%mcp check``, ``diff``, ``record``: test a server from the notebook.
 
-Each is a call on the public API (registered into the magics' tables on import)::
+Each is a call on the public API::
 
     %mcp check demo [--call] [--no-eras]       # the lint, as a table (conn.check())
     %mcp diff old new                          # what the two connections offer differently (mj.diff)
@@ -14,15 +14,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mcp_jupyter.magics import parser
-from mcp_jupyter.magics.commands import COMMANDS, connection
-from mcp_jupyter.magics.parser import Command, MagicUsageError
-
-SUMMARIES = {
-    "check": "lint a server: check NAME [--call] (schemas, names, annotations, resources, prompts...)",
-    "diff": "what two connections offer differently: diff A B (tools, schemas, resources, prompts, caps)",
-    "record": "keep a session as tests: record start [NAME...] [--ignore F]... | stop FILE.py | status",
-}
+from mcp_jupyter.magics.commands.common import api
+from mcp_jupyter.magics.completers import completes, connection_names
+from mcp_jupyter.magics.parser import MagicUsageError
+from mcp_jupyter.magics.registry import Command, subcommand
 
 CHECK_HELP = """\
 Lint the server of connection NAME and show the findings as a table (a DataFrame: severity,
@@ -42,38 +37,72 @@ TARGET [--call] exits 1 when there is an error. docs/testing-servers.md lists ev
 _ACTIVE: dict[str, Any] = {}  # "recorder" -> the Recorder of %mcp record start
 
 
+def _check_arguments(c: argparse.ArgumentParser) -> None:
+    c.description = CHECK_HELP
+    c.formatter_class = argparse.RawDescriptionHelpFormatter
+    c.add_argument("--call", action="store_true", help="call read-only tools with sample arguments")
+    c.add_argument("--no-eras", action="store_true", help="skip the second (legacy-mode) connection")
+
+
+@subcommand(
+    "check",
+    "lint a server: check NAME [--call] (schemas, names, annotations, resources, prompts...)",
+    arguments=_check_arguments,
+    usage="%(prog)s NAME [--call] [--no-eras]",
+    needs_connection=True,
+)
 def cmd_check(cmd: Command, shell: Any) -> Any:
     """The check report of a connection (shown as a table)."""
-    return connection(cmd.args.name).check(call=cmd.args.call, eras=not cmd.args.no_eras)
+    return cmd.connection.check(call=cmd.args.call, eras=not cmd.args.no_eras)
 
 
+def _diff_arguments(d: argparse.ArgumentParser) -> None:
+    completes(d.add_argument("a", metavar="A", help="connection name (the old version)"), connection_names)
+    completes(d.add_argument("b", metavar="B", help="connection name (the new version)"), connection_names)
+
+
+@subcommand(
+    "diff",
+    "what two connections offer differently: diff A B (tools, schemas, resources, prompts, caps)",
+    arguments=_diff_arguments,
+)
 def cmd_diff(cmd: Command, shell: Any) -> Any:
     """The differences between two connections, as a DataFrame."""
     from mcp_jupyter.client.diffing import diff
 
-    frame = diff(connection(cmd.args.a), connection(cmd.args.b))
+    frame = diff(api().get_connection(cmd.args.a), api().get_connection(cmd.args.b))
     if frame.empty:
         print(f"{cmd.args.a} and {cmd.args.b} offer the same tools, resources, prompts and capabilities")
         return None
     return frame
 
 
+def _record_arguments(r: argparse.ArgumentParser) -> None:
+    r.add_argument("action", choices=("start", "stop", "status"))
+    names = r.add_argument(
+        "names", nargs="*", metavar="NAME|FILE", help="start: connections (default all); stop: FILE.py"
+    )
+    completes(names, connection_names)
+    r.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="a volatile field (e.g. timestamp, items.*.id)",
+    )
+
+
+@subcommand(
+    "record",
+    "keep a session as tests: record start [NAME...] [--ignore F]... | stop FILE.py | status",
+    arguments=_record_arguments,
+)
 def cmd_record(cmd: Command, shell: Any) -> Any:
     """Start, stop (writing the pytest file) or show the notebook's recording."""
-    from mcp_jupyter.client import connections
-    from mcp_jupyter.client.recording import Recorder
-
     a = cmd.args
     current = _ACTIVE.get("recorder")
     if a.action == "start":
-        if current is not None and current.active:
-            raise MagicUsageError("a recording is already running; %mcp record stop FILE.py first")
-        conns = [connection(n) for n in a.names] if a.names else list(connections().values())
-        if not conns:
-            raise MagicUsageError("no connection to record; %mcp connect NAME TARGET first")
-        _ACTIVE["recorder"] = Recorder(conns, ignore=a.ignore).start()
-        print(f"recording calls, reads and prompts on {', '.join(c.name for c in conns)}")
-        return None
+        return _start_recording(a.names, a.ignore, current)
     if current is None:
         raise MagicUsageError("no recording; start one with %mcp record start [NAME...]")
     if a.action == "status":
@@ -88,30 +117,14 @@ def cmd_record(cmd: Command, shell: Any) -> Any:
     return None
 
 
-def register() -> None:
-    """Add the subcommands to the parser and the command table (idempotent)."""
-    c = parser.add_subcommand("check", SUMMARIES["check"], usage="%(prog)s NAME [--call] [--no-eras]")
-    c.description = CHECK_HELP
-    c.formatter_class = argparse.RawDescriptionHelpFormatter
-    c.add_argument("name", help="connection name")
-    c.add_argument("--call", action="store_true", help="call read-only tools with sample arguments")
-    c.add_argument("--no-eras", action="store_true", help="skip the second (legacy-mode) connection")
-    d = parser.add_subcommand("diff", SUMMARIES["diff"])
-    d.add_argument("a", metavar="A", help="connection name (the old version)")
-    d.add_argument("b", metavar="B", help="connection name (the new version)")
-    r = parser.add_subcommand("record", SUMMARIES["record"])
-    r.add_argument("action", choices=("start", "stop", "status"))
-    r.add_argument(
-        "names", nargs="*", metavar="NAME|FILE", help="start: connections (default all); stop: FILE.py"
-    )
-    r.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="FIELD",
-        help="a volatile field (e.g. timestamp, items.*.id)",
-    )
-    COMMANDS.update({"check": cmd_check, "diff": cmd_diff, "record": cmd_record})
+def _start_recording(names: list[str], ignore: list[str], current: Any) -> None:
+    from mcp_jupyter.client.recording import Recorder
 
-
-register()
+    if current is not None and current.active:
+        raise MagicUsageError("a recording is already running; %mcp record stop FILE.py first")
+    mj = api()
+    conns = [mj.get_connection(n) for n in names] if names else list(mj.connections().values())
+    if not conns:
+        raise MagicUsageError("no connection to record; %mcp connect NAME TARGET first")
+    _ACTIVE["recorder"] = Recorder(conns, ignore=ignore).start()
+    print(f"recording calls, reads and prompts on {', '.join(c.name for c in conns)}")
