@@ -33,6 +33,9 @@ from .errors import (  # errors are light and needed by every user
     RequestTimeout,
     ResourceNotFound,
     ServerExited,
+    TaskFailed,
+    TaskNotFound,
+    TaskNotSupported,
     ToolError,
     ToolNotFound,
     UnknownConnection,
@@ -66,6 +69,7 @@ _LAZY = {
     "ResourceTemplate": "client",
     "Prompt": "client",
     "History": "client",
+    "Task": "client",
     "diff": "client.diffing",  # what two connections offer differently
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
@@ -101,6 +105,9 @@ __all__ = [
     "ConfigError",
     "ConsentDeclined",
     "AuthorizationFailed",
+    "TaskNotSupported",
+    "TaskFailed",
+    "TaskNotFound",
     "load_ipython_extension",
     "unload_ipython_extension",
     *_LAZY,
