@@ -79,6 +79,10 @@ _LAZY = {
     "serve": "serve",
     "server": "serve",
     "export_notebook": "serve",
+    "task_status": "serve",  # inside a tool served as a task (docs/tasks.md)
+    "task_cancelled": "serve",
+    "task_elicit": "serve",
+    "atask_elicit": "serve",
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
     "roots": "consent.roots_manager",

@@ -429,15 +429,22 @@ async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None =
     book = book_for(session)
     book.load()
     if session.modern:
+
+        async def call() -> Any:
+            try:
+                return await client.call_tool(name, args)
+            except _Started as started:  # the claim's resolver hands the new task back
+                return started
+
         token = _CLAIM.set(("start", session, None))
         try:
             with session.mapped_errors(f"starting tool {name!r} as a task"):
-                raw_result = await client.call_tool(name, args)
-        except _Started as started:
-            return book.add(_new_state(session, started.raw, name, args))
+                outcome = await call()
         finally:
             _CLAIM.reset(token)
-        return _finished_at_once(book, session, ToolResult.from_sdk(raw_result, tool, session.name), args)
+        if isinstance(outcome, _Started):
+            return book.add(_new_state(session, outcome.raw, name, args))
+        return _finished_at_once(book, session, ToolResult.from_sdk(outcome, tool, session.name), args)
     ttl_ms = DEFAULT_TTL_MS if ttl is None else int(ttl * 1000)
     raw = await _create_2025(session, name, args, ttl_ms)
     if isinstance(raw.get("task"), dict):
