@@ -159,6 +159,7 @@ class TaskState:
     listeners: list = field(default_factory=list, repr=False)
     following: bool = False
     gone: bool = False  # the server said it does not know this task (any more)
+    why_gone: str = ""
     _done: Any = field(default=None, repr=False)  # anyio.Event, made on the loop
 
     @property
@@ -524,19 +525,28 @@ async def refresh(session: Any, state: TaskState) -> TaskState:
         raw = await _send(session, "tasks/get", state.id, doing=f"getting task {state.id}")
     except E.ProtocolError as exc:
         if exc.code == INVALID_PARAMS:
-            state.gone = True
-            raise _not_found(session, state, exc) from None
+            _forget(state, exc)
+            raise _not_found(session, state) from None
         raise
     if state.apply(raw):
         state.changed()
     return state
 
 
-def _not_found(session: Any, state: TaskState, exc: BaseException) -> E.TaskNotFound:
+def _forget(state: TaskState, exc: BaseException) -> None:
+    """The server does not know the task: keep its last status, say so in its message."""
+    state.gone = True
+    state.why_gone = str(exc)
+    state.message = "the server no longer knows this task"
+    state.changed()
+
+
+def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
     ttl = f" (it was to be kept {state.ttl_ms / 1000:g} s after it started)" if state.ttl_ms else ""
     return E.TaskNotFound(
         f"server {session.name!r} no longer knows task {state.id} of tool {state.tool!r}{ttl}: it expired, "
-        f"the server restarted, or the id is wrong ({exc}). Start it again with conn.start({state.tool!r}, ...)",
+        "the server restarted, the id is wrong, or the server keeps tasks per connection (a new kernel is a "
+        f"new connection) ({state.why_gone}). Start it again with conn.start({state.tool!r}, ...)",
         server=session.name,
     )
 
@@ -642,8 +652,8 @@ async def _follow_2025(session: Any, state: TaskState, flush: Callable[[], Await
         except E.ProtocolError as exc:
             group.cancel_scope.cancel()
             if exc.code == INVALID_PARAMS:
-                state.gone = True
-                raise _not_found(session, state, exc) from None
+                _forget(state, exc)
+                raise _not_found(session, state) from None
             state.status = "failed"
             raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
         group.cancel_scope.cancel()
@@ -726,8 +736,8 @@ async def cancel(session: Any, state: TaskState) -> None:
         raw = await _send(session, "tasks/cancel", state.id, doing=f"cancelling task {state.id}")
     except E.ProtocolError as exc:
         if exc.code == INVALID_PARAMS:
-            state.gone = True
-            raise _not_found(session, state, exc) from None
+            _forget(state, exc)
+            raise _not_found(session, state) from None
         raise
     if raw.get("taskId") == state.id and state.apply(raw):
         state.changed()
@@ -844,6 +854,8 @@ class Task:
         state = self._state
         if state.result is not None:
             return state.result
+        if state.gone:
+            raise _not_found(self._session, state)
         ensure_following(self._session, state)
         with anyio.move_on_after(math.inf if timeout is None else timeout):
             await state.done_event().wait()
