@@ -72,7 +72,9 @@ def test_everything_call_runs_required_task_with_status_as_progress(everything_c
     conn = mj.connect("ev", everything_cmd)
     assert conn.tools["simulate-research-query"].raw.execution.task_support == "required"
     seen = []
-    result = conn.call("simulate-research-query", topic="MCP", ambiguous=True, progress=lambda p, t, m: seen.append(m))
+    result = conn.call(
+        "simulate-research-query", topic="MCP", ambiguous=True, progress=lambda p, t, m: seen.append(m)
+    )
     assert not result.is_error
     assert "Research Report: MCP (historical)" in result.text  # the clarification reached the server
     assert [a.feature for a in answers] == ["elicitation"]  # through the consent layer, once
@@ -177,3 +179,15 @@ def test_task_store_never_keeps_secret_looking_arguments(task_server):
     state.changed()
     text = default_task_store().path.read_text()
     assert task.id in text and "sk-do-not-store" not in text and '"label": "x"' in text
+
+
+def test_the_status_line_follows_the_task(task_server):
+    from mcp_jupyter import views
+
+    url, token = task_server
+    conn = mj.connect("own-line", url, headers=bearer(token))
+    task = conn.start("slow_compute", seconds=1.5, label="line")
+    line = views.make("task_status", task)
+    assert "working" in line.value and "slow_compute" in line.value
+    task.result(timeout=20)
+    assert "completed" in line.value and "mcpj-badge-ok" in line.value

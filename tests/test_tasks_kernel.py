@@ -39,7 +39,9 @@ def task_server() -> Any:
     from pathlib import Path
 
     script = Path(__file__).resolve().parent / "servers" / "tasks_server.py"
-    proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         info = json.loads(proc.stdout.readline())
         yield info["url"], info["token"]
@@ -73,9 +75,7 @@ def test_a_task_survives_a_kernel_restart(
 
         shown = run(
             kc,
-            "import mcp_jupyter as mj\n"
-            + connect_own
-            + "print(own.tasks)\n"
+            "import mcp_jupyter as mj\n" + connect_own + "print(own.tasks)\n"
             f"print(own.task({own_id!r}).result(timeout=30).text)\n"
             f"print(own.tasks[{own_id!r}].status)",
         )

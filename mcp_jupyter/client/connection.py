@@ -31,7 +31,9 @@ from .twins import blocking, on_runtime
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
-class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature, TasksFeature):
+class Connection(
+    ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature, TasksFeature
+):
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
     name) or ``Connection(name, target).open()`` (not registered)."""
 

@@ -490,7 +490,8 @@ def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
         parsed = CallToolResult.model_validate(raw, by_name=False)
     except Exception as exc:  # noqa: BLE001 - a malformed result is the server's fault: say so
         raise E.ProtocolError(
-            f"server {session.name!r} sent a task result that is not a tool result: {exc}", server=session.name
+            f"server {session.name!r} sent a task result that is not a tool result: {exc}",
+            server=session.name,
         ) from None
     return ToolResult.from_sdk(parsed, tool, session.name)
 
@@ -648,7 +649,9 @@ async def _follow_2025(session: Any, state: TaskState, flush: Callable[[], Await
         if not state.terminal:
             group.start_soon(keep_polling)
         try:
-            raw = await _send(session, "tasks/result", state.id, doing=f"getting the result of task {state.id}")
+            raw = await _send(
+                session, "tasks/result", state.id, doing=f"getting the result of task {state.id}"
+            )
         except E.ProtocolError as exc:
             group.cancel_scope.cancel()
             if exc.code == INVALID_PARAMS:
@@ -688,7 +691,8 @@ async def _follow_2026(session: Any, state: TaskState, flush: Callable[[], Await
     result = detail.get("result")
     if not isinstance(result, dict):
         raise E.ProtocolError(
-            f"server {session.name!r} reported task {state.id} completed without its result", server=session.name
+            f"server {session.name!r} reported task {state.id} completed without its result",
+            server=session.name,
         )
     return _tool_result(session, result, await _listed_tool(session, state.tool))
 
@@ -757,7 +761,8 @@ async def _listed_tool(session: Any, name: str) -> Any:
 def _cancelled(session: Any, state: TaskState) -> E.RequestCancelled:
     why = f": {state.message}" if state.message else ""
     return E.RequestCancelled(
-        f"task {state.id} of tool {state.tool!r} on server {session.name!r} was cancelled{why}", server=session.name
+        f"task {state.id} of tool {state.tool!r} on server {session.name!r} was cancelled{why}",
+        server=session.name,
     )
 
 

@@ -98,7 +98,9 @@ class ServedTask:
         """Whether the task has ended."""
         return self.status in TERMINAL
 
-    def set(self, status: str | None = None, message: str | None = None, *, keep_message: bool = False) -> None:
+    def set(
+        self, status: str | None = None, message: str | None = None, *, keep_message: bool = False
+    ) -> None:
         """Move the task (any thread); waiters (``tasks/result``) are woken."""
         if self.terminal:
             return
@@ -159,7 +161,9 @@ class ServedTask:
 
 
 # The task whose function is running (a worker thread or an asyncio task copies it).
-_CURRENT: contextvars.ContextVar[ServedTask | None] = contextvars.ContextVar("mcp_jupyter_served_task", default=None)
+_CURRENT: contextvars.ContextVar[ServedTask | None] = contextvars.ContextVar(
+    "mcp_jupyter_served_task", default=None
+)
 
 
 def _current(what: str) -> ServedTask:
@@ -223,7 +227,9 @@ def task_elicit(message: str, schema: dict[str, Any] | None = None) -> dict[str,
                 return future.result(timeout=0.2)
             except concurrent.futures.TimeoutError:
                 if task.cancel_requested.is_set():
-                    raise RequestCancelled(f"task {task.id} of tool {task.tool!r} was cancelled by the client") from None
+                    raise RequestCancelled(
+                        f"task {task.id} of tool {task.tool!r} was cancelled by the client"
+                    ) from None
     finally:
         _answered(task, key)
 
@@ -289,7 +295,9 @@ class TaskRunner:
             self.modes.pop(tool, None)
             return
         if mode not in TASK_MODES:
-            raise ValueError(f"task= must be one of {', '.join(map(repr, TASK_MODES))} (or None), not {mode!r}")
+            raise ValueError(
+                f"task= must be one of {', '.join(map(repr, TASK_MODES))} (or None), not {mode!r}"
+            )
         self.modes[tool] = mode
 
     def _purge(self) -> None:
@@ -372,7 +380,9 @@ class TaskRunner:
         ttl = (params.get("task") or {}).get("ttl") if not modern else None
         return await self._create(ctx, call_next, name, modern, ttl)
 
-    async def _create(self, ctx: Any, call_next: Callable[[Any], Any], name: str, modern: bool, ttl: Any) -> Any:
+    async def _create(
+        self, ctx: Any, call_next: Callable[[Any], Any], name: str, modern: bool, ttl: Any
+    ) -> Any:
         """Run the call in the background; answer with the task once the function starts (an
         answer the handler gives before that, e.g. an input_required round or a bad argument,
         is returned as it is: no task is made)."""

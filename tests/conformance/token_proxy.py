@@ -69,7 +69,11 @@ class TokenProxy:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
         config = uvicorn.Config(
-            proxy_app(self.upstream, token), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            proxy_app(self.upstream, token),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="token-proxy", daemon=True)

@@ -62,7 +62,8 @@ def protocol_error_job() -> str:
 def confirm_delete(path: str = "/tmp/example.txt") -> str:
     """Asks the client to confirm, then reports what it would have deleted."""
     answer = mj.task_elicit(
-        f"Delete {path}?", {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]}
+        f"Delete {path}?",
+        {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]},
     )
     confirmed = answer.get("action") == "accept" and (answer.get("content") or {}).get("confirm")
     return f"deleted {path}" if confirmed else f"kept {path} ({answer.get('action')})"
@@ -72,7 +73,9 @@ def confirm_delete(path: str = "/tmp/example.txt") -> str:
 async def multi_input() -> str:
     """Asks two questions at once (two pending input requests)."""
     schema = {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]}
-    first, second = await asyncio.gather(mj.atask_elicit("First value?", schema), mj.atask_elicit("Second value?", schema))
+    first, second = await asyncio.gather(
+        mj.atask_elicit("First value?", schema), mj.atask_elicit("Second value?", schema)
+    )
     values = [(a.get("content") or {}).get("value") for a in (first, second)]
     return f"got {values[0]} and {values[1]}"
 
