@@ -33,6 +33,9 @@ from .errors import (  # errors are light and needed by every user
     RequestTimeout,
     ResourceNotFound,
     ServerExited,
+    TaskFailed,
+    TaskNotFound,
+    TaskNotSupported,
     ToolError,
     ToolNotFound,
     UnknownConnection,
@@ -66,6 +69,7 @@ _LAZY = {
     "ResourceTemplate": "client",
     "Prompt": "client",
     "History": "client",
+    "Task": "client",
     "diff": "client.diffing",  # what two connections offer differently
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
@@ -75,6 +79,10 @@ _LAZY = {
     "serve": "serve",
     "server": "serve",
     "export_notebook": "serve",
+    "task_status": "serve",  # inside a tool served as a task (docs/tasks.md)
+    "task_cancelled": "serve",
+    "task_elicit": "serve",
+    "atask_elicit": "serve",
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
     "roots": "consent.roots_manager",
@@ -101,6 +109,9 @@ __all__ = [
     "ConfigError",
     "ConsentDeclined",
     "AuthorizationFailed",
+    "TaskNotSupported",
+    "TaskFailed",
+    "TaskNotFound",
     "load_ipython_extension",
     "unload_ipython_extension",
     *_LAZY,

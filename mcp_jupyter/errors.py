@@ -28,6 +28,9 @@ __all__ = [
     "ConfigError",
     "ConsentDeclined",
     "AuthorizationFailed",
+    "TaskNotSupported",
+    "TaskFailed",
+    "TaskNotFound",
     "suggest",
     "did_you_mean",
 ]
@@ -138,6 +141,26 @@ class AuthorizationFailed(ConnectionFailed):
         self.step = step
         self.status = status
         super().__init__(message, server=server)
+
+
+class TaskNotSupported(MCPJupyterError):
+    """A tool cannot run as a task on this server (its ``taskSupport`` is ``forbidden`` or absent,
+    or the server does not offer tasks): call it with ``conn.call`` instead of ``conn.start``."""
+
+
+class TaskFailed(MCPJupyterError):
+    """A task ended ``failed``: the server reports a protocol error for it (``.code``, ``.data``),
+    not a tool error (a tool that fails reports a ``completed`` task whose result ``is_error``)."""
+
+    def __init__(self, message: str, *, code: int | None = None, data: object = None, **kwargs) -> None:
+        self.code = code
+        self.data = data
+        super().__init__(message, **kwargs)
+
+
+class TaskNotFound(NotFound):
+    """The server does not know that task id (any more): it expired after its ``ttl``, the server
+    restarted and kept no tasks, or the id is mistyped. Start the task again with ``conn.start``."""
 
 
 def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> list[str]:

@@ -24,6 +24,7 @@ Kind = Literal[
     "explorer",  # (connections, **options) -> the explorer
     "inbox",  # () -> the consent inbox (one per kernel)
     "map_progress",  # (total, label) -> an object with .step(), already displayed
+    "task_status",  # (task) -> a live status line of a task (conn.start), to display
 ]
 # Consent cards are not built through here: the UI registers its presenter with
 # mcp_jupyter.consent.frontend.register_presenter when it loads (load() triggers that).

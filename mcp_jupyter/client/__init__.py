@@ -17,6 +17,8 @@ Modules, one concept each (docs/architecture.md):
 - :mod:`.config`       ``mcpServers`` / VS Code ``servers`` files
 - :mod:`.auth`         OAuth sign-in on the SDK's client auth: ``OAuth``, the sign-in, the token file
 - :mod:`.apps`         MCP Apps: a tool's UI (``tool.ui``), visibility, the displayed apps
+- :mod:`.tasks`        tasks: tool calls a server runs in the background (``conn.start``, ``conn.tasks``)
+- :mod:`.task_store`   the task records of HTTP servers, kept across kernel restarts
 """
 
 from .apps import ToolUi
@@ -33,6 +35,7 @@ from .registry import (
     get_connection,
 )
 from .results import PromptResult, ResourceResult, ToolResult
+from .tasks import Task, TaskTable
 
 __all__ = [
     "Connection",
@@ -45,6 +48,8 @@ __all__ = [
     "ResourceTemplate",
     "ResourceTemplates",
     "Resources",
+    "Task",
+    "TaskTable",
     "Tool",
     "ToolResult",
     "ToolUi",

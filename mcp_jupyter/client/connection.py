@@ -16,6 +16,7 @@ from .. import views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .features.checks import ChecksFeature
+from .features.tasks import TasksFeature
 from .history import History
 from .session import (
     DEFAULT_CONNECT_TIMEOUT,
@@ -30,7 +31,9 @@ from .twins import blocking, on_runtime
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
-class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature):
+class Connection(
+    ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature, TasksFeature
+):
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
     name) or ``Connection(name, target).open()`` (not registered)."""
 

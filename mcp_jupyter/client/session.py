@@ -335,6 +335,7 @@ class Session:
 
         from .._version import __version__
         from .apps import APP_MIME_TYPE, UI_EXTENSION
+        from .tasks import tasks_client_extension
 
         _quiet_deprecations()
         _quiet_sdk_logging()
@@ -356,7 +357,8 @@ class Session:
             else None,
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
-            extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]})],
+            # Tasks (client/tasks.py): the 2026-07-28 extension and 2025-11-25 status notifications.
+            extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}), tasks_client_extension()],
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",

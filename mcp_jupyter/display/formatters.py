@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp_jupyter.display import apps, checks, content, tables
+from mcp_jupyter.display import apps, checks, content, tables, tasks
 
 # (module, class name, renderer). Modules are where the API defines each class (``__module__``).
 FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -28,6 +28,8 @@ FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("mcp_jupyter.client.history", "History", tables.history_html),
     ("mcp_jupyter.client.connection", "Connection", tables.connection_html),
     ("mcp_jupyter.client.checking", "CheckReport", checks.check_html),
+    ("mcp_jupyter.client.tasks", "Task", tasks.task_line_html),
+    ("mcp_jupyter.client.tasks", "TaskTable", tasks.tasks_table_html),
 )
 
 

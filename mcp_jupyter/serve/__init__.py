@@ -24,6 +24,7 @@ from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
 from .export import export_kernel_history, export_notebook, export_source
 from .handle import ServeHandle, current_server_handle, serve, status, stop
 from .registry import NotebookServer, get_server, prompt, resource, tool
+from .tasks import atask_elicit, task_cancelled, task_elicit, task_status
 
 server: NotebookServer = get_server()
 """The kernel's MCP server (an SDK ``MCPServer``): ``mj.connect("self", mj.server)`` talks to it."""
@@ -60,5 +61,9 @@ __all__ = [
     "server",
     "status",
     "stop",
+    "task_cancelled",
+    "task_elicit",
+    "atask_elicit",
+    "task_status",
     "tool",
 ]

@@ -49,6 +49,7 @@ from .results import (
     schema_friendly_signature,
 )
 from .same_process import client_port_is_ours
+from .tasks import TaskRunner, note_started, tasks_extension
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -93,12 +94,14 @@ class NotebookServer(MCPServer):
         self.errors: deque[ServedError] = deque(maxlen=50)
         self.executor = MainThreadExecutor(kernel_main_loop())
         self._registry_lock = threading.Lock()
+        self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serve/tasks.py)
         with _root_logging_untouched():
             super().__init__(
                 name,
                 instructions=instructions,
                 subscriptions=self.bus,
-                middleware=[self._observe_request],
+                middleware=[self._observe_request, self.task_runner.middleware],
+                extensions=[tasks_extension()],
                 warn_on_duplicate_tools=False,
                 warn_on_duplicate_prompts=False,
                 warn_on_duplicate_resources=False,
@@ -159,15 +162,18 @@ class NotebookServer(MCPServer):
         app_csp: dict[str, Any] | None = None,
         app_permissions: dict[str, Any] | None = None,
         visibility: list[str] | None = None,
+        task: str | None = None,
     ) -> F:
         """Serve ``fn`` as a tool, replacing an earlier tool of the same name.
 
         ``app``: an MCP App for the tool (HTML, a path, a ``string.Template`` or a function; see
         :mod:`.apps`), served as ``ui://notebook/<name>`` with ``app_csp`` / ``app_permissions``;
-        ``visibility``: ``["app"]`` for a tool only its app calls."""
+        ``visibility``: ``["app"]`` for a tool only its app calls; ``task``: ``"optional"`` or
+        ``"required"`` serves it as a task (it runs in the background; :mod:`.tasks`)."""
         if isinstance(annotations, dict):
             annotations = ToolAnnotations(**annotations)
         tool_name = name or fn.__name__
+        self.task_runner.declare(tool_name, task)  # checks the value before anything is registered
         if app is not None:
             meta = self._register_app(tool_name, app, app_vars, app_csp, app_permissions, meta, visibility)
         elif visibility is not None:
@@ -245,6 +251,7 @@ class NotebookServer(MCPServer):
         @functools.wraps(fn)
         async def served(**kwargs: Any) -> Any:
             output = ToolOutput()
+            note_started()  # a task tool's call becomes a task now (serve/tasks.py)
             try:
                 value = await executor.run(fn, kwargs, output)
             except MCPError:
@@ -310,6 +317,9 @@ def tool(fn: Any = None, /, **options: Any) -> Any:
     ``-> pd.DataFrame`` function returns records as structured content plus a text table.
     ``app=`` gives the tool an MCP App (HTML, a file, a ``string.Template`` or a function; with
     ``app_vars``, ``app_csp``, ``app_permissions``, ``visibility``): see docs/apps.md.
+    ``task="optional"`` or ``"required"`` serves it as a task: clients get a task id at once and poll;
+    the function runs in the background (``mj.task_status(...)`` inside it reports progress): see
+    docs/tasks.md.
     Redefining the function in a later cell replaces the tool. Returns the function unchanged.
     """
     if isinstance(fn, str):  # @tool("name")

@@ -59,6 +59,7 @@ def _register_views() -> None:
     views.register("template_form", _view("resource_views", "TemplateForm"))
     views.register("explorer", _view("explorer", "Explorer"))
     views.register("map_progress", _view("map_progress", "MapProgress"))
+    views.register("task_status", _view("task_status", "TaskStatusLine"))
     views.register("inbox", _inbox)
     from mcp_jupyter.client.auth import register_presenter
 

@@ -9,6 +9,7 @@ from ... import errors as E
 from ..items import Tools
 from ..results import ToolResult
 from ..session import CONNECTION_DEFAULT, adapt_callback
+from ..tasks import call_tool_maybe_task
 from ..twins import blocking, on_runtime
 
 ProgressCallback = Callable[[float, float | None, str | None], Any]
@@ -120,7 +121,9 @@ async def call_tool(
         session.check_arguments(tool, args)
     raw = await session.request(
         f"calling tool {name!r}",
-        lambda on_progress: client.call_tool(name, args, progress_callback=on_progress),
+        # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
+        # end; its status changes count as progress (client/tasks.py).
+        lambda on_progress: call_tool_maybe_task(session, client, tool, args, on_progress),
         timeout=timeout,
         max_timeout=max_timeout,
         progress=adapt_callback(progress, arity=3),

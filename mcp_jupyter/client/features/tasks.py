@@ -1,0 +1,92 @@
+"""Tasks: ``conn.start`` (a tool call the server runs in the background), ``conn.tasks``, ``conn.task``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..tasks import Task, TaskTable, book_for, refresh, start_task
+from ..twins import blocking, on_runtime
+from .tools import merge_args
+
+
+class TasksFeature:
+    """``conn.start``/``astart``, ``conn.tasks``, ``conn.task``/``atask``."""
+
+    _session: Any
+
+    @on_runtime
+    async def astart(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+        /,
+        *,
+        ttl: float | None = None,
+        **kwargs: Any,
+    ) -> Task:
+        """Start ``tool`` as a task and return a :class:`Task` at once (the server runs it in the
+        background; ``task.result()`` waits for its result, ``task.cancel()`` stops it).
+
+        Arguments as for :meth:`call` (a dict, or keyword arguments). ``ttl``: seconds the server
+        should keep the task and its result (2025-11-25 servers; default an hour; the server may
+        choose another). A tool that cannot run as a task (``execution.taskSupport`` forbidden or
+        absent, or a server without tasks) raises :class:`TaskNotSupported`: call it with
+        ``conn.call``. Tasks of HTTP servers are remembered across kernel restarts (``conn.tasks``).
+        """
+        session = self._session
+        session.require_client()
+        args = merge_args(arguments, kwargs)
+        listed = await session.find("tools", tool)
+        if session.validate:
+            session.check_arguments(listed, args)
+        state = await start_task(session, listed, args, ttl=ttl)
+        return Task(session, state)
+
+    start = blocking(astart)
+
+    @on_runtime
+    async def alist_tasks(self, refresh_all: bool = True) -> TaskTable:
+        """The tasks this notebook knows on this server (started here, or, for an HTTP server, in an
+        earlier kernel), refreshed from the server unless ``refresh_all=False``: a table in notebooks,
+        ``.to_dataframe()``; a task the server no longer knows keeps its last status."""
+        import anyio
+
+        from ... import errors as E
+
+        session = self._session
+        session.require_client()
+        book = book_for(session)
+        book.load()
+        states = list(book.states.values())
+        if refresh_all:
+
+            async def one(state: Any) -> None:
+                if state.terminal and state.result is not None:
+                    return
+                try:
+                    await refresh(session, state)
+                except E.MCPJupyterError:
+                    pass  # shown with its last known status (TaskNotFound marks it gone)
+
+            async with anyio.create_task_group() as group:
+                for state in states:
+                    group.start_soon(one, state)
+        return TaskTable([Task(session, s) for s in states], session.name)
+
+    list_tasks = blocking(alist_tasks)
+
+    @property
+    def tasks(self) -> TaskTable:
+        """The tasks this notebook knows on this server, refreshed from it (see :meth:`list_tasks`)."""
+        return self.list_tasks()
+
+    @on_runtime
+    async def atask(self, task_id: str) -> Task:
+        """A handle for task ``task_id`` on this server (one this notebook started, one kept from an
+        earlier kernel, or any id the server gave): ``.refresh()``, ``.result()``, ``.cancel()``."""
+        session = self._session
+        session.require_client()
+        return Task(session, book_for(session).get(str(task_id)))
+
+    task = blocking(atask)
