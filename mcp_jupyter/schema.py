@@ -375,6 +375,32 @@ def make_validator(schema: Any) -> Draft202012Validator:
     )
 
 
+def _path_key(error: ValidationError) -> list[tuple[int, Any]]:
+    """Sort key for errors by where they are (indexes and names never compared with each other)."""
+    return [(0, part) if isinstance(part, int) else (1, str(part)) for part in error.absolute_path]
+
+
+def schema_problems(value: Any, schema: Any) -> list[str] | None:
+    """Where ``value`` disagrees with ``schema`` (an ``outputSchema``), as ``"path: message"``
+    strings in path order, or None when it matches.
+
+    Checked as the SDK checks a tool's structured content (the draft the schema's ``$schema``
+    names, 2020-12 by default) with an empty registry: ``$ref``s resolve within the schema
+    document only and a network ``$ref`` is never fetched. A schema that cannot be checked
+    (invalid, or a ``$ref`` that leads nowhere) is one problem saying so, never an exception.
+    """
+    from jsonschema.validators import validator_for
+
+    try:
+        validator_cls = validator_for(schema, Draft202012Validator)
+        validator = validator_cls(schema, registry=Registry())
+        errors = sorted(validator.iter_errors(value), key=_path_key)
+        problems = [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in errors]
+    except Exception as exc:  # noqa: BLE001 - a bad schema from a server is a finding, not a crash
+        return [f"could not check against the schema: {type(exc).__name__}: {truncate(str(exc), 300)}"]
+    return problems or None
+
+
 def iter_field_errors(validator: Draft202012Validator, value: Any) -> Iterator[tuple[list, ValidationError]]:
     """Each validation error as (path of the field it belongs to, the most specific error).
 

@@ -173,7 +173,9 @@ ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | Embedde
 def wrap_block(block: Any) -> ContentBlock:
     """Wrap one SDK content block."""
     kind = getattr(block, "type", None)
-    annotations = _dump(getattr(block, "annotations", None))
+    annotations = getattr(block, "annotations", None)
+    if annotations is not None:  # most blocks have none: no call for them (a list sends 50,000)
+        annotations = _dump(annotations)
     if kind == "text":
         return TextBlock(block.text, annotations, block)
     if kind == "image":
@@ -223,6 +225,8 @@ class ToolResult:
     server: str | None = None
     raw: Any = field(default=None, repr=False)
     arguments: dict | None = field(default=None, repr=False)  # what the tool was called with
+    # (outputSchema, structured, problems) of the last schema check: see schema_errors()
+    _checked: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_sdk(cls, result: Any, tool: Tool | None = None, server: str | None = None) -> ToolResult:
@@ -251,24 +255,30 @@ class ToolResult:
         return [b for b in self.content if isinstance(b, ImageBlock)]
 
     def schema_errors(self) -> list[str]:
-        """Where the structured content disagrees with the tool's ``outputSchema`` (empty when fine)."""
+        """Where the structured content disagrees with the tool's ``outputSchema`` (empty when fine).
+
+        ``$ref``s resolve within the schema only; a network ``$ref`` is never fetched
+        (:func:`mcp_jupyter.schema.schema_problems`). The check runs once per result (again only
+        if ``structured`` or the tool's schema is replaced), and a result from ``conn.call`` comes
+        already checked: the SDK validates structured content against the listed ``outputSchema``
+        before returning it (a result that does not match is an error, not a result).
+        """
         if self.tool is None or not self.tool.output_schema or self.is_error:
             return []
         if self.structured is None:
             return ["the tool declares an outputSchema but returned no structuredContent"]
-        import jsonschema
+        schema, structured = self.tool.output_schema, self.structured
+        checked = self._checked
+        if checked is None or checked[0] is not schema or checked[1] is not structured:
+            from ..schema import schema_problems
 
-        validator_cls = jsonschema.validators.validator_for(
-            self.tool.output_schema, jsonschema.Draft202012Validator
-        )
-        try:
-            validator = validator_cls(self.tool.output_schema)
-            return [
-                f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
-                for e in validator.iter_errors(self.structured)
-            ][:20]
-        except jsonschema.SchemaError as exc:
-            return [f"the tool's outputSchema is itself invalid: {exc.message}"]
+            checked = self._checked = (schema, structured, tuple(schema_problems(structured, schema) or ()))
+        return list(checked[2])
+
+    def _checked_by_sdk(self) -> None:
+        """Record that the SDK found the structured content valid for the tool's outputSchema."""
+        if self.tool is not None and self.tool.output_schema and self.structured is not None:
+            self._checked = (self.tool.output_schema, self.structured, ())
 
     def to_dataframe(self, field: str | None = None, *, header: bool | None = None) -> Any:
         """The result as a pandas DataFrame, from its ``data`` (structured content, else the text
