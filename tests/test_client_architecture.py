@@ -171,24 +171,6 @@ def test_templates_expand_any_json_value():
     assert template.variables == ["item_id"]
 
 
-def test_to_dataframe_says_why_a_result_is_not_a_table():
-    from mcp_jupyter.client.results import TextBlock, ToolResult
-
-    def result(structured=None, text=""):
-        return ToolResult([TextBlock("text", text)], structured, False)
-
-    assert len(result({"rows": [{"a": 1}, {"a": 2}], "total": 2}).to_dataframe()) == 2
-    assert list(result({"a": 1, "b": "x"}).to_dataframe().columns) == ["a", "b"]  # one record
-    both = result({"entities": [{"n": 1}], "relations": [{"r": 2}]})
-    with pytest.raises(ValueError, match=r"several lists .*result.to_dataframe\('entities'\)"):
-        both.to_dataframe()
-    assert both.to_dataframe("relations").iloc[0]["r"] == 2
-    with pytest.raises(ValueError, match="not tabular: its data is a str"):
-        result(text="{'a': 1}  # a Python repr, not JSON").to_dataframe()
-    with pytest.raises(ValueError, match="no field 'nope'"):
-        both.to_dataframe("nope")
-
-
 def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
     from mcp.server.mcpserver import MCPServer
 

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import pandas as pd
+from referencing import Registry
 
 from .. import errors as E
 from ..schema import resolve_schema
@@ -486,7 +487,8 @@ class Checker:
             args = sample_value(schema)
             try:
                 valid = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)(
-                    schema
+                    schema,
+                    registry=Registry(),  # an empty registry: a network $ref is never fetched
                 ).is_valid(args)
             except Exception:  # noqa: BLE001 - an invalid schema is reported already
                 valid = False
@@ -564,7 +566,7 @@ class Checker:
             return
         try:
             cls = jsonschema.validators.validator_for(output_schema, jsonschema.Draft202012Validator)
-            errors = list(cls(output_schema).iter_errors(structured))
+            errors = list(cls(output_schema, registry=Registry()).iter_errors(structured))
         except Exception:  # noqa: BLE001 - the schema's own errors are reported by _check_schema
             return
         for error in errors[:5]:

@@ -615,8 +615,10 @@ class Session:
         for error in sorted(check.iter_errors(args), key=lambda e: list(e.absolute_path))[:5]:
             where = "/".join(map(str, error.absolute_path))
             problems.append(f"{where}: {error.message}" if where else error.message)
+        from ..schema import describe_property
+
         expected = ", ".join(
-            f"{p}{'*' if p in tool.required else ''}: {s.get('type', 'any') if isinstance(s, dict) else 'any'}"
+            f"{p}{'*' if p in tool.required else ''}: {describe_property(s, tool.input_schema)}"
             for p, s in tool.parameters.items()
         )
         raise E.InvalidArguments(
@@ -1006,12 +1008,14 @@ def quick_check(schema: Any) -> Callable[[dict], bool] | None:
 
 
 def _make_validator(schema: dict) -> Any:
-    import jsonschema
+    """The argument check for a tool's inputSchema (never fetching a network ``$ref``), or None
+    when the schema itself is broken."""
+    from ..schema import make_validator
 
     try:
-        cls = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)
-        cls.check_schema(schema)
-        return cls(schema)
+        validator = make_validator(schema, formats=False)
+        validator.check_schema(validator.schema)
+        return validator
     except Exception:  # noqa: BLE001 - a server's broken schema must not block calls; the server decides
         return None
 

@@ -479,8 +479,10 @@ def _with_defaults(schema: dict, content: dict) -> dict:
 def _schema_errors(schema: dict, content: Any) -> list[str]:
     import jsonschema
 
+    from ..schema import make_validator
+
     try:
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = make_validator(schema, formats=False)
         return [
             f"{'.'.join(map(str, e.absolute_path)) or '(form)'}: {e.message}"[:200]
             for e in validator.iter_errors(content)

@@ -192,16 +192,29 @@ def _leaf(value: Any) -> Safe:
     return Safe(f'<span class="mcpj-str">{short(repr(value))}</span>')
 
 
-def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, limit: int | None = None) -> Safe:
-    """An HTML table; plain cells are escaped and cut, :class:`Safe` cells are inserted as built."""
+def table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    limit: int | None = None,
+    total: int | None = None,
+) -> Safe:
+    """An HTML table; plain cells are escaped and cut, :class:`Safe` cells are inserted as built.
+
+    ``limit``: rows drawn; a note counts the rest. ``total``: how many rows there are when
+    ``rows`` yields only the ones to draw (then the rest is never built just to be counted).
+    """
     head = "".join(f"<th>{esc(c)}</th>" for c in columns)
     body = []
-    total = 0
-    for total, row in enumerate(rows, start=1):  # noqa: B007 - total is the row count afterwards
-        if limit is not None and total > limit:
+    count = 0
+    for count, row in enumerate(rows, start=1):  # noqa: B007 - count is the row count afterwards
+        if limit is not None and count > limit:
+            if total is not None:
+                break
             continue
         cells = "".join(f"<td>{cell(c)}</td>" for c in row)
         body.append(f"<tr>{cells}</tr>")
+    total = count if total is None else total
     more = ""
     if limit is not None and total > limit:
         more = f'<div class="mcpj-note">… {total - limit:,} more rows not shown (use .to_dataframe()).</div>'

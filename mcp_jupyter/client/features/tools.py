@@ -129,6 +129,10 @@ async def call_tool(
         progress=adapt_callback(progress, arity=3),
     )
     result = ToolResult.from_sdk(raw, tool, session.name)
+    if not result.is_error:
+        # The SDK's call_tool validated the structured content against the tool's outputSchema
+        # (from the same listing as ``tool``) and raised if it did not match: not checked twice.
+        result._checked_by_sdk()
     result.arguments = args  # an app output sends them to its app (ui/notifications/tool-input)
     if session.recorders:  # conn.record() / %mcp record (one check when none is active)
         for recorder in session.recorders:
