@@ -61,6 +61,7 @@ _LAZY = {
     "disconnect": "client",
     "disconnect_all": "client",
     "Connection": "client",
+    "ConnectionSpec": "client",
     "ToolResult": "client",
     "ResourceResult": "client",
     "PromptResult": "client",

@@ -25,6 +25,7 @@ from .session import (
     DEFAULT_TIMEOUT,
     Session,
 )
+from .spec import ConnectionSpec, spec_of
 from .stdio import DEFAULT_MAX_LINE_BYTES
 from .twins import blocking, on_runtime
 
@@ -122,9 +123,11 @@ class Connection(
         return self._session.target
 
     @property
-    def spec(self) -> Any:
-        """The parsed target (kind, argv or URL, env, headers)."""
-        return self._session.spec
+    def spec(self) -> ConnectionSpec:
+        """How this connection was made, without secret values (env and header *names*): picklable;
+        ``conn.spec.connect()`` opens a new connection from it, here or on another machine
+        (:class:`~mcp_jupyter.client.spec.ConnectionSpec`)."""
+        return spec_of(self._session)
 
     @property
     def mode(self) -> str:

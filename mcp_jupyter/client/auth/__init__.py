@@ -103,7 +103,7 @@ def status() -> AuthStatus:
 
     by_url: dict[str, list[str]] = {}
     for name, conn in connections().items():
-        url = getattr(conn.spec, "url", None)
+        url = getattr(conn._session.spec, "url", None)
         if url:
             by_url.setdefault(url, []).append(name)
     rows = AuthStatus()
@@ -150,7 +150,7 @@ def _url_of(target: Any) -> str:
         return target
     from ..registry import get_connection
 
-    url = getattr(get_connection(target).spec, "url", None)
+    url = getattr(get_connection(target)._session.spec, "url", None)
     if not url:
         raise ValueError(f"connection {target!r} is not an HTTP connection; nothing to log out of")
     return url
