@@ -86,6 +86,8 @@ _LAZY = {
     "atask_elicit": "serve",
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
+    # conn.map on a Dask cluster (mcp_jupyter.dask; needs the [dask] extra, imported on first use)
+    "dask": None,
     "roots": "consent.roots_manager",
     # OAuth sign-in for remote servers (mcp_jupyter.client.auth; docs/auth.md)
     "OAuth": "client.auth",

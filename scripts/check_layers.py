@@ -44,6 +44,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("widgets", ["mcp_jupyter.widgets.*"]),
     # rich display of results: HTML, tables, content blocks, IPython formatters
     ("display", ["mcp_jupyter.display.*"]),
+    # conn.map on a Dask cluster (mj.dask): uses the client and consent, shown through the views seam
+    ("dask", ["mcp_jupyter.dask"]),
     # the MCP client core: connections, registry, transports, results, history, config
     ("client", ["mcp_jupyter.client.*"]),
     # the consent broker: sampling/elicitation/roots requests, policies, audit log (UI-free)
