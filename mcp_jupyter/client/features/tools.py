@@ -79,6 +79,9 @@ class ToolsFeature:
         the exception in its place. With a DataFrame input (or ``as_dataframe=True``) the
         result is a DataFrame of the inputs plus ``result``, ``is_error`` and ``error`` columns.
         A progress bar is shown in notebooks (``progress_bar=False`` hides it).
+
+        For inputs too large for one kernel (millions of rows, or a slow server), ``mj.dask.map``
+        does the same on a Dask cluster, a connection per worker (docs/dask.md).
         """
         from ..batch import map_tool
 
