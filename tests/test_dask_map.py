@@ -169,6 +169,18 @@ def test_consent_on_workers_follows_the_policy_and_never_waits(cluster, demo):
         mj.dask.map(frame, demo, "ask_user", policy={"sampling": "allow"})
 
 
+def test_without_a_cluster_the_partitions_run_in_this_process(cluster, demo):
+    from mcp_jupyter.dask import _CONNECTIONS
+
+    out = mj.dask.map(pd.DataFrame({"a": range(10), "b": 2}), demo, "add", npartitions=3)
+    try:
+        got = out.compute(scheduler="threads")  # Dask's local scheduler: no worker, no plugin
+        assert list(got["result"]) == [{"result": a + 2} for a in range(10)]
+        assert len(_CONNECTIONS) == 1  # one connection in this process, shared by the threads
+    finally:
+        _CONNECTIONS.close_all()
+
+
 def test_bad_input_gets_a_clear_error(cluster, demo):
     frame = pd.DataFrame({"key": ["a"]})
     with pytest.raises(ValueError, match="args names columns the data does not have: 'town'"):
