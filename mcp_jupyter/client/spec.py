@@ -68,6 +68,7 @@ class ConnectionSpec:
     validate: bool = True
     max_line_bytes: int | None = None
     roots: bool = True
+    roots_wait: float | None = None
     auth: dict[str, Any] | bool | None = None  # None: automatic; False: never; a dict: OAuth's public options
     server: Any = field(default=None, repr=False, compare=False)  # in-process only
 
@@ -111,6 +112,8 @@ class ConnectionSpec:
         }
         if self.max_line_bytes is not None:
             options["max_line_bytes"] = self.max_line_bytes
+        if self.roots_wait is not None:
+            options["roots_wait"] = self.roots_wait
         if self.kind == "stdio":
             options["env"] = {name: environ[name] for name in self.env} or None
             options["cwd"] = self.cwd
@@ -176,6 +179,7 @@ def spec_of(session: Any) -> ConnectionSpec:
         validate=session.validate,
         max_line_bytes=session.max_line_bytes,
         roots=session.offers_roots,
+        roots_wait=session.roots_wait,
         auth=auth,
         server=target.server,
     )
