@@ -3,6 +3,7 @@ processes) and check what it shows."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import psutil
@@ -23,11 +24,16 @@ def _cell(nb, snippet: str):
 
 
 def _workers_and_servers() -> set[int]:
-    return {
-        p.pid
-        for p in psutil.process_iter(["cmdline"])
-        if any("mcp_jupyter.demo" in part or "distributed" in part for part in p.info["cmdline"] or [])
-    }
+    """Demo servers and Dask worker processes run by this environment's Python (the machine may be
+    shared: other checkouts' processes are not ours to count)."""
+    ours = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        cmdline = p.info["cmdline"] or []
+        if not cmdline or cmdline[0] != sys.executable or p.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        if any("mcp_jupyter.demo" in part or "multiprocessing" in part for part in cmdline):
+            ours.append(p.pid)
+    return set(ours)
 
 
 def test_the_dask_tutorial_runs_on_two_worker_processes(run_notebook):
