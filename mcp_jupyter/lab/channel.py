@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_jupyter._version import __version__
-from mcp_jupyter.consent.frontend import kernel
+from mcp_jupyter.consent.presenters import kernel
 
 __all__ = [
     "TARGET",
