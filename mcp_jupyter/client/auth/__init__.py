@@ -73,7 +73,7 @@ class AuthStatus(list):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:
-        from html import escape
+        from ...escaping import escape
 
         if not self:
             return "<p>No stored sign-ins.</p>"
