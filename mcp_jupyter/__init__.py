@@ -51,6 +51,18 @@ def _load_ui() -> None:
 
 views.set_loader(_load_ui)
 
+
+def _attach_testing() -> None:
+    """The composition root gives connections the testing layer's ``check``/``acheck``/``record``:
+    the client never imports the layer above it (docs/architecture.md, "The testing layer")."""
+    from .client.connection import Connection
+    from .testing.methods import attach
+
+    attach(Connection)
+
+
+_attach_testing()
+
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
     "connect": "client",
@@ -70,7 +82,7 @@ _LAZY = {
     "Prompt": "client",
     "History": "client",
     "Task": "client",
-    "diff": "client.diffing",  # what two connections offer differently
+    "diff": "testing",  # what two connections offer differently
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
     "tool": "serve",

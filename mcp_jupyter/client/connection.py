@@ -15,7 +15,6 @@ from typing import Any
 from .. import views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
-from .features.checks import ChecksFeature
 from .features.tasks import TasksFeature
 from .history import History
 from .session import (
@@ -31,11 +30,12 @@ from .twins import blocking, on_runtime
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
-class Connection(
-    ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature, TasksFeature
-):
+class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, TasksFeature):
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
-    name) or ``Connection(name, target).open()`` (not registered)."""
+    name) or ``Connection(name, target).open()`` (not registered).
+
+    ``check``/``acheck`` and ``record`` come from the testing layer (:mod:`mcp_jupyter.testing`),
+    which the package root attaches: linting and recording are not MCP features."""
 
     def __init__(
         self,

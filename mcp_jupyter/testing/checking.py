@@ -19,8 +19,8 @@ import pandas as pd
 from referencing import Registry
 
 from .. import errors as E
+from ..client import uri_template
 from ..schema import resolve_schema
-from . import uri_template
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 
@@ -820,7 +820,7 @@ class Checker:
         target = (
             spec.server if spec.kind == "inprocess" else spec.url if spec.kind == "http" else list(spec.argv)
         )
-        from .connection import Connection
+        from ..client.connection import Connection
 
         probe = Connection(
             f"{session.name}-legacy-probe",
