@@ -11,6 +11,7 @@ from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
 
+from mcp_jupyter._compat.mcp_sdk import registered_tools
 from mcp_jupyter.escaping import escape
 
 from . import lifecycle
@@ -66,7 +67,7 @@ class ServeHandle:
             "url": self.url,
             "started_at": self.started_at.isoformat(timespec="seconds"),
             "stopped_reason": None if self.running else self.stopped_reason,
-            "tools": sorted(t.name for t in self.server._tool_manager.list_tools()),
+            "tools": sorted(t.name for t in registered_tools(self.server)),
             "connections": len(self.server.connections),
             "runs_on": "kernel main thread"
             if self.server.executor.in_kernel

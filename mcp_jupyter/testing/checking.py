@@ -112,18 +112,11 @@ async def raw_request(session: Any, method: str, params: dict | None = None, *, 
     per-request stamp: protocol version headers, 2026-07-28 ``_meta``). Errors are mapped as for
     any request (:class:`~mcp_jupyter.errors.ProtocolError` carries the JSON-RPC code).
     """
-    client = session.require_client()
-    sdk_session = client.session
-    data: dict[str, Any] = {"method": method, "params": dict(params or {})}
-    opts: dict[str, Any] = {}
-    sdk_session._stamp(data, opts)
-    dispatcher = sdk_session._dispatcher
+    from .._compat.mcp_sdk import send_raw_request
+
+    send = send_raw_request(session.require_client().session, method, params)
     kwargs = {} if timeout is None else {"timeout": timeout}
-    return await session.request(
-        f"checking {method}",
-        lambda _progress: dispatcher.send_raw_request(method, data.get("params"), opts),
-        **kwargs,
-    )
+    return await session.request(f"checking {method}", lambda _progress: send(), **kwargs)
 
 
 # -- sample values -------------------------------------------------------------------------------
