@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import views
+from .. import extending, views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .features.tasks import TasksFeature
@@ -206,3 +206,7 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
 
     def __repr__(self) -> str:
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
+
+
+# The composition root adds the testing layer's check/acheck/record here (mcp_jupyter/extending.py).
+extending.ready("Connection", Connection)

@@ -2,8 +2,9 @@
 
 Linting and recording are not MCP features, so the client does not carry them and never imports this
 layer. The composition root (``mcp_jupyter/__init__.py``) attaches these functions to
-:class:`~mcp_jupyter.client.connection.Connection` with :func:`attach`; this module stays light
-(pandas and the checker load on the first ``check``).
+:class:`~mcp_jupyter.client.connection.Connection` with :func:`attach` as soon as the class is
+defined (:mod:`mcp_jupyter.extending`); this module stays light (pandas and the checker load on the
+first ``check``).
 """
 
 from __future__ import annotations
