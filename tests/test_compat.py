@@ -141,7 +141,7 @@ def test_client_session_stamp_and_dispatcher():
 
     async def go() -> dict:
         async with Client(_server()) as client:
-            return await mcp_sdk.send_raw_request(client.session, "tools/list", None)()
+            return await mcp_sdk.send_raw_request(client.session, "tools/list", None)
 
     try:
         result = anyio.run(go)
@@ -152,6 +152,34 @@ def test_client_session_stamp_and_dispatcher():
         "mcp",
         "ClientSession._dispatcher.send_raw_request (no longer raw JSON)",
     )
+
+
+def test_a_raw_task_augmented_tools_call_returns_the_create_task_result(everything_cmd):
+    import mcp_jupyter as mj
+    from mcp_jupyter.runtime import runtime
+
+    conn = mj.connect("compat-tasks", everything_cmd)
+    try:
+        client_session = conn._session.require_client().session
+
+        async def create() -> dict:
+            params = {"name": "simulate-research-query", "arguments": {"topic": "x"}, "task": {"ttl": 60000}}
+            return await mcp_sdk.send_raw_request(client_session, "tools/call", params, timeout=30)
+
+        try:
+            raw = runtime().call(create)
+        except AttributeError as exc:
+            require(
+                False, "mcp", f"ClientSession._stamp/_dispatcher ({exc}): 2025-11-25 tasks depend on them"
+            )
+        require(
+            isinstance(raw, dict) and raw.get("task", {}).get("status") == "working",
+            "mcp",
+            f"ClientSession._dispatcher.send_raw_request (no raw CreateTaskResult: {raw!r})",
+        )
+        conn.task(raw["task"]["taskId"]).cancel()
+    finally:
+        conn.close()
 
 
 def test_client_session_stamp_can_opt_in_to_a_log_level():

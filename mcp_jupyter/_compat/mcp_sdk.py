@@ -12,9 +12,11 @@ Why each is private-only, and what replaces it when the SDK grows a public way:
   async (it must run on the server's loop); the serve island asks from the kernel's main thread.
 - ``ServerSession._connection``: the connection-scoped object behind a per-request session, the one
   whose ``send_*_list_changed`` use the standalone stream; requests only see the session.
-- ``ClientSession._stamp`` and ``._dispatcher``: a lint must see what a server really sent, so
-  :func:`send_raw_request` sends through the dispatcher (the typed ``send_request`` validates and
-  rejects), with the SDK's per-request stamp (protocol headers, 2026-07-28 ``_meta``).
+- ``ClientSession._stamp`` and ``._dispatcher``: no public API sends a request and returns its raw
+  result. :func:`send_raw_request` sends through the dispatcher with the SDK's per-request stamp
+  (protocol headers, 2026-07-28 ``_meta``), because the typed ``send_request`` validates and rejects:
+  a lint must see what a server really sent, and a 2025-11-25 task-augmented ``tools/call`` is
+  answered with a ``CreateTaskResult``, which ``send_request`` would reject as a ``CallToolResult``.
   :func:`opt_in_log_level` re-stamps the 2026-07-28 log opt-in: ``Client(log_level=...)`` is read once
   at the handshake, and the public per-request ``meta=`` would have to be threaded through every
   request the package sends (listings, subscriptions, the listen stream included).
@@ -26,7 +28,7 @@ Why each is private-only, and what replaces it when the SDK grows a public way:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 __all__ = [
@@ -76,14 +78,24 @@ def server_connection(session: Any) -> Any:
     return getattr(session, "_connection", None)
 
 
-def send_raw_request(sdk_session: Any, method: str, params: dict | None) -> Callable[[], Any]:
-    """A no-argument function whose call sends ``method`` and returns an awaitable of the result as
-    plain JSON data, unvalidated; stamped as the SDK stamps its own requests."""
+async def send_raw_request(
+    sdk_session: Any,
+    method: str,
+    params: Mapping[str, Any] | None,
+    *,
+    timeout: float | None = None,
+    on_progress: Callable[[float, float | None, str | None], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """Send ``method`` through the SDK session as ``send_request`` would (same stamp: headers and
+    2026-07-28 ``_meta``) and return the result as plain JSON data, unvalidated."""
     data: dict[str, Any] = {"method": method, "params": dict(params or {})}
     opts: dict[str, Any] = {}
     sdk_session._stamp(data, opts)
-    dispatcher = sdk_session._dispatcher
-    return lambda: dispatcher.send_raw_request(method, data.get("params"), opts)
+    if timeout is not None:
+        opts["timeout"] = timeout
+    if on_progress is not None:
+        opts["on_progress"] = on_progress
+    return await sdk_session._dispatcher.send_raw_request(method, data.get("params"), opts)
 
 
 _LEVEL = "_mcpj_log_level"

@@ -114,9 +114,11 @@ async def raw_request(session: Any, method: str, params: dict | None = None, *, 
     """
     from .._compat.mcp_sdk import send_raw_request
 
-    send = send_raw_request(session.require_client().session, method, params)
+    sdk_session = session.require_client().session
     kwargs = {} if timeout is None else {"timeout": timeout}
-    return await session.request(f"checking {method}", lambda _progress: send(), **kwargs)
+    return await session.request(
+        f"checking {method}", lambda _progress: send_raw_request(sdk_session, method, params), **kwargs
+    )
 
 
 # -- sample values -------------------------------------------------------------------------------
