@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import views
+from . import extending, views
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
     AuthorizationFailed,
@@ -51,6 +51,17 @@ def _load_ui() -> None:
 
 views.set_loader(_load_ui)
 
+
+def _attach_testing(connection_class: type) -> None:
+    """Connections get the testing layer's ``check``/``acheck``/``record`` when the class is defined:
+    the client never imports the layer above it (docs/architecture.md, "The testing layer")."""
+    from .testing.methods import attach
+
+    attach(connection_class)
+
+
+extending.extend("Connection", _attach_testing)
+
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
     "connect": "client",
@@ -71,7 +82,7 @@ _LAZY = {
     "Prompt": "client",
     "History": "client",
     "Task": "client",
-    "diff": "client.diffing",  # what two connections offer differently
+    "diff": "testing",  # what two connections offer differently
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
     "tool": "serve",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import subprocess
+import sys
 
 import pytest
 
@@ -184,3 +186,33 @@ def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
     with pytest.raises(mj.PromptNotFound):
         conn.prompt("nope")
     assert listed() - before == 1  # one re-list on the miss; the cached empty listing is not re-fetched
+
+
+def test_every_connection_has_the_testing_layers_check_and_record_without_importing_it_early():
+    code = (
+        "import sys\n"
+        "from mcp_jupyter.client.connection import Connection\n"
+        "import mcp_jupyter.testing as t\n"
+        "print(Connection.check is t.check, Connection.acheck is t.acheck, Connection.record is t.record,\n"
+        "      Connection.check.__qualname__, 'mcp_jupyter.testing.checking' in sys.modules, 'pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.split() == ["True", "True", "True", "Connection.check", "False", "False"]
+
+
+def test_an_extender_runs_whether_it_comes_before_or_after_the_class():
+    from mcp_jupyter import extending
+
+    seen: list[str] = []
+
+    class Early:
+        pass
+
+    class Late:
+        pass
+
+    extending.extend("ExtendingTestEarly", lambda cls: seen.append(cls.__name__))
+    extending.ready("ExtendingTestEarly", Early)
+    extending.ready("ExtendingTestLate", Late)
+    extending.extend("ExtendingTestLate", lambda cls: seen.append(cls.__name__))
+    assert seen == ["Early", "Late"]

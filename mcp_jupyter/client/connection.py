@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import views
+from .. import extending, views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
-from .features.checks import ChecksFeature
 from .features.tasks import TasksFeature
 from .history import History
 from .session import (
@@ -32,11 +31,12 @@ from .twins import blocking, on_runtime
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
-class Connection(
-    ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature, TasksFeature
-):
+class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, TasksFeature):
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
-    name) or ``Connection(name, target).open()`` (not registered)."""
+    name) or ``Connection(name, target).open()`` (not registered).
+
+    ``check``/``acheck`` and ``record`` come from the testing layer (:mod:`mcp_jupyter.testing`),
+    which the package root attaches: linting and recording are not MCP features."""
 
     def __init__(
         self,
@@ -209,3 +209,7 @@ class Connection(
 
     def __repr__(self) -> str:
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
+
+
+# The composition root adds the testing layer's check/acheck/record here (mcp_jupyter/extending.py).
+extending.ready("Connection", Connection)

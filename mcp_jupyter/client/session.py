@@ -266,9 +266,9 @@ class Session:
         spec = self.spec
         if spec.kind == "inprocess":
             if self.mode == "legacy":
-                from mcp.client._memory import InMemoryTransport
+                from .._compat.mcp_sdk import in_memory_transport
 
-                return [("in-process", self._record(InMemoryTransport(_lowlevel(spec.server))))]
+                return [("in-process", self._record(in_memory_transport(spec.server)))]
             return [("in-process", spec.server)]
         if spec.kind == "stdio":
             check_command(spec.argv, spec.cwd)
@@ -1018,7 +1018,3 @@ def _make_validator(schema: dict) -> Any:
         return validator
     except Exception:  # noqa: BLE001 - a server's broken schema must not block calls; the server decides
         return None
-
-
-def _lowlevel(server: Any) -> Any:
-    return getattr(server, "_lowlevel_server", server)

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .audit_log import AuditLog
-from .frontend import StdinUnavailable, presenter, stdin_available, stdin_prompt
 from .policy_book import Policy, PolicyBook, RateLimiter
+from .presenters import StdinUnavailable, presenter, stdin_available, stdin_prompt
 from .providers import Provider, as_provider, choose_model
 from .requests import ConsentRequest, Decision, accept, approve, cancel, decline
 from .roots_manager import roots as _roots

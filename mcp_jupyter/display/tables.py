@@ -23,8 +23,8 @@ from mcp_jupyter.display.html import (
     section,
     short,
     table,
-    visible,
 )
+from mcp_jupyter.escaping import visible
 from mcp_jupyter.schema import property_types
 
 #: Rows shown in a listing before the rest is left to ``.to_dataframe()``.

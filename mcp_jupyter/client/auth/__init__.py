@@ -15,6 +15,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_provider
 from .options import OAuth, as_oauth, build_provider
 from .receivers import set_page_source
 from .signin import SignIn, SignInError, active, register_presenter
@@ -73,7 +74,7 @@ class AuthStatus(list):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:
-        from html import escape
+        from ...escaping import escape
 
         if not self:
             return "<p>No stored sign-ins.</p>"
@@ -162,11 +163,11 @@ def _forget_in_memory(provider: Any) -> None:
     if context is not None:
         context.clear_tokens()
         context.client_info = None
-        provider._initialized = False
+        reload_oauth_provider(provider)
         if isinstance(context.storage, MemoryTokens):  # else the SDK would reload them from there
             context.storage.tokens = None
-    elif hasattr(provider, "_tokens"):  # the identity-assertion provider keeps its own
-        provider._tokens = None
+    else:  # the identity-assertion provider keeps its own
+        forget_identity_assertion_tokens(provider)
 
 
 def headless(url: str) -> str:

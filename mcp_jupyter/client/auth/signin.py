@@ -319,7 +319,7 @@ def _print_link(signin: SignIn) -> None:
 
 
 def _in_kernel() -> bool:
-    from ...consent.frontend import kernel
+    from ...consent.presenters import kernel
 
     return kernel() is not None
 
@@ -329,7 +329,7 @@ def _offer_stdin_paste(signin: SignIn) -> None:
     stdin prompt still works there (when the frontend allows it): paste the address, or Enter to cancel."""
     import threading
 
-    from ...consent.frontend import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
+    from ...consent.presenters import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
 
     if not (main_thread_blocked() and stdin_available()):
         return

@@ -213,7 +213,7 @@ class Recorder:
             "import pytest",
             "",
             "import mcp_jupyter as mj",
-            "from mcp_jupyter.client.recording import scrub, scrub_text",
+            "from mcp_jupyter.testing import scrub, scrub_text",
             "",
             f"IGNORE = {self.ignore!r}",
             "_ = (hashlib, importlib, os, sys)  # not every recording needs each of them",
