@@ -17,7 +17,7 @@ from typing import Any
 
 from .options import OAuth, as_oauth, build_provider
 from .receivers import set_page_source
-from .signin import SignIn, SignInError, active, register_presenter
+from .signin import SignIn, SignInError, active, register_presenter, set_prompt_check
 from .store import MemoryTokens, TokenStore, default_store
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "token_file",
     "register_presenter",
     "set_page_source",
+    "set_prompt_check",
     "active",
 ]
 
