@@ -148,7 +148,8 @@ class Session:
         self._owner_scope: Any = None
         self._owner_done: Any = None  # anyio.Event: the owner task has exited the client
         self._validators: dict[str, Any] = {}
-        self._nullable: dict[str, tuple[Any, frozenset[str]]] = {}  # tool name -> (tool, properties accepting null)
+        # tool name -> (the listed tool, its properties whose schema accepts null)
+        self._nullable: dict[str, tuple[Any, frozenset[str]]] = {}
         self._warned_extras: set[str] = set()
         self._listen_scope: Any = None
         self._listen_done: Any = None
@@ -621,8 +622,7 @@ class Session:
             where = "/".join(map(str, error.absolute_path))
             problems.append(f"{where}: {error.message}" if where else error.message)
         expected = ", ".join(
-            f"{p}{'*' if p in tool.required else ''}: {_type_words(s)}"
-            for p, s in tool.parameters.items()
+            f"{p}{'*' if p in tool.required else ''}: {_type_words(s)}" for p, s in tool.parameters.items()
         )
         raise E.InvalidArguments(
             f"arguments for tool {tool.name!r} on server {self.name!r} do not match its input schema: "
