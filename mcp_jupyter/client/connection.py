@@ -17,6 +17,7 @@ from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .features.tasks import TasksFeature
 from .history import History
+from .results import LogEntry
 from .session import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_TIMEOUT,
@@ -168,14 +169,19 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
         return self._session.history
 
     @property
-    def logs(self) -> Any:
-        """Log messages the server sent (newest last; the oldest are dropped past 2,000)."""
-        return self._session.logs
+    def logs(self) -> list[LogEntry]:
+        """Log messages the server sent (newest last; the oldest are dropped past 2,000).
+
+        A snapshot: a new list on each access, so it slices (``conn.logs[-3:]``) and does not
+        change while you look at it."""
+        return list(self._session.logs)
 
     @property
     def warnings(self) -> list[str]:
-        """Problems noticed on the connection that did not fail a request (garbage output...)."""
-        return self._session.warnings
+        """Problems noticed on the connection that did not fail a request (garbage output...).
+
+        A snapshot (newest last): a new list on each access, so ``conn.warnings[-3:]`` works."""
+        return list(self._session.warnings)
 
     @property
     def stderr(self) -> str:

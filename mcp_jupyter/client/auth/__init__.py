@@ -18,7 +18,7 @@ from typing import Any
 from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_provider
 from .options import OAuth, as_oauth, build_provider
 from .receivers import set_page_source
-from .signin import SignIn, SignInError, active, register_presenter
+from .signin import SignIn, SignInError, active, register_presenter, set_prompt_check
 from .store import MemoryTokens, TokenStore, default_store
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "token_file",
     "register_presenter",
     "set_page_source",
+    "set_prompt_check",
     "active",
 ]
 

@@ -120,8 +120,8 @@ async def call_tool(
         tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
     if tool is None:
         tool = await session.find("tools", name)
-    if session.validate:
-        session.check_arguments(tool, args)
+    if session.validate:  # validate=False sends the arguments exactly as given (None as null)
+        args = session.check_arguments(tool, args)
     raw = await session.request(
         f"calling tool {name!r}",
         # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
