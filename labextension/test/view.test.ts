@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { IConnectionInfo, ISnapshot } from '../src/tokens';
+import { IConnectionInfo, ISnapshot } from '../src/messages';
 import { clip, connectionsView, inboxLabel, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
 
 const demo: IConnectionInfo = {
