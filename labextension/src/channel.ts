@@ -122,6 +122,12 @@ export class McpChannel implements IMcpChannel {
     }
     const wasOpen = this.isOpen;
     this._answered = true; // any answer means the kernel has mcp_jupyter, even one we cannot read
+    if (!wasOpen) {
+      // Announce the open channel BEFORE its first message: plugins connect to `messageReceived` on
+      // this signal, and the first message is not always the snapshot (a sign-in that began before
+      // the hello is announced while the snapshot is still being built).
+      this._onStateChanged(this);
+    }
     const msg = parseKernelMessage(data);
     if (msg?.type === 'snapshot') {
       const { type: _, ...snapshot } = msg;
@@ -132,9 +138,6 @@ export class McpChannel implements IMcpChannel {
     }
     if (msg) {
       this._messageReceived.emit(msg);
-    }
-    if (!wasOpen) {
-      this._onStateChanged(this);
     }
   }
 
