@@ -31,7 +31,7 @@ DOCS_OUT := docs/_build/html
 # The JupyterLab extension's sources and its build output (see "The JupyterLab extension" below).
 LABEXT_DIR := labextension
 LABEXT := mcp_jupyter/labextension/static/style.js
-LABEXT_SRC := $(shell find $(LABEXT_DIR)/src $(LABEXT_DIR)/style -type f 2>/dev/null) $(LABEXT_DIR)/tsconfig.json
+LABEXT_SRC := $(shell find $(LABEXT_DIR)/src $(LABEXT_DIR)/style $(LABEXT_DIR)/schema -type f 2>/dev/null) $(LABEXT_DIR)/tsconfig.json $(LABEXT_DIR)/package.json
 
 .PHONY: help lab test fast-test lint bench docs chromium node-check clean labext labext-test
 

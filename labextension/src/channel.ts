@@ -11,18 +11,12 @@
  * The comm is opened only after JupyterLab has started its subshell (`comm.subshellStarted`), so
  * that even the `comm_open` travels on the subshell and is handled while a cell blocks the kernel.
  */
-import { Kernel, KernelMessage } from '@jupyterlab/services';
+import { Kernel, KernelMessage as JupyterMessage } from '@jupyterlab/services';
+import { JSONObject } from '@lumino/coreutils';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import {
-  ANNOUNCE_TARGET,
-  CHANNEL_TARGET,
-  IMcpChannel,
-  IMcpChannels,
-  IPageInfo,
-  ISnapshot,
-  PROTOCOL
-} from './tokens';
+import { FrontendMessage, IHelloMessage, IPageInfo, ISnapshot, KernelMessage, parseKernelMessage } from './messages';
+import { ANNOUNCE_TARGET, CHANNEL_TARGET, IMcpChannel, IMcpChannels, PROTOCOL } from './tokens';
 
 /** How long to wait for JupyterLab's comm subshell before opening on the main shell anyway (ms). */
 const SUBSHELL_WAIT_MS = 10_000;
@@ -57,7 +51,7 @@ export class McpChannel implements IMcpChannel {
     return this._comm !== null && this._answered && !this._comm.isDisposed;
   }
 
-  get messageReceived(): ISignal<IMcpChannel, any> {
+  get messageReceived(): ISignal<IMcpChannel, KernelMessage> {
     return this._messageReceived;
   }
 
@@ -66,13 +60,13 @@ export class McpChannel implements IMcpChannel {
   }
 
   /** Send `msg` to the kernel; a no-op (false) when no comm is open. */
-  send(msg: { type: string; [key: string]: any }): boolean {
+  send(msg: FrontendMessage): boolean {
     const comm = this._comm;
     if (!comm || comm.isDisposed || this.kernel.isDisposed) {
       return false;
     }
     try {
-      comm.send(msg as any);
+      comm.send(asJson(msg));
       return true;
     } catch (error) {
       console.warn('mcp_jupyter: could not send on the channel', error);
@@ -90,7 +84,7 @@ export class McpChannel implements IMcpChannel {
     const comm = this.kernel.createComm(CHANNEL_TARGET);
     // `subshellStarted` is on JupyterLab's CommHandler, not on the IComm interface; it never
     // settles when subshells are off, hence the checks and the time limit.
-    const started: Promise<void> | undefined = (comm as any).subshellStarted;
+    const started = (comm as { subshellStarted?: Promise<void> }).subshellStarted;
     if (started && this.kernel.supportsSubshells && String(comm.commsOverSubshells) !== 'disabled') {
       await Promise.race([started.catch(() => undefined), delay(SUBSHELL_WAIT_MS)]);
     }
@@ -102,14 +96,15 @@ export class McpChannel implements IMcpChannel {
     this._drop();
     this._comm = comm;
     this._page = page;
-    comm.onMsg = (msg: KernelMessage.ICommMsgMsg) => this._onMessage(comm, msg.content.data);
+    comm.onMsg = (msg: JupyterMessage.ICommMsgMsg) => this._onMessage(comm, msg.content.data);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._drop();
       }
     };
     try {
-      comm.open({ type: 'hello', protocol: PROTOCOL, page } as any);
+      const hello: IHelloMessage = { type: 'hello', protocol: PROTOCOL, page };
+      comm.open(asJson(hello));
     } catch (error) {
       this._drop();
     }
@@ -121,27 +116,29 @@ export class McpChannel implements IMcpChannel {
     this.send({ type: 'theme', theme: page.theme });
   }
 
-  private _onMessage(comm: Kernel.IComm, data: any): void {
+  private _onMessage(comm: Kernel.IComm, data: unknown): void {
     if (comm !== this._comm || !data || typeof data !== 'object') {
       return;
     }
     const wasOpen = this.isOpen;
-    this._answered = true;
-    if (data.type === 'snapshot') {
-      this._snapshot = {
-        connections: data.connections ?? [],
-        configured: data.configured ?? [],
-        inbox: data.inbox ?? [],
-        magics: data.magics
-      };
-      this._snapshotChanged.emit(this._snapshot);
-    }
+    this._answered = true; // any answer means the kernel has mcp_jupyter, even one we cannot read
     if (!wasOpen) {
-      // Before the message: plugins (sign-in) connect to `messageReceived` when a channel opens, and
-      // the first message may be theirs (an `auth.signin` sent with the hello, before the snapshot).
+      // Announce the open channel BEFORE its first message: plugins connect to `messageReceived` on
+      // this signal, and the first message is not always the snapshot (a sign-in that began before
+      // the hello is announced while the snapshot is still being built).
       this._onStateChanged(this);
     }
-    this._messageReceived.emit(data);
+    const msg = parseKernelMessage(data);
+    if (msg?.type === 'snapshot') {
+      const { type: _, ...snapshot } = msg;
+      this._snapshot = snapshot;
+      this._snapshotChanged.emit(this._snapshot);
+    } else if (msg?.type === 'error') {
+      console.warn(`mcp_jupyter: the kernel refused the channel: ${msg.message}`);
+    }
+    if (msg) {
+      this._messageReceived.emit(msg);
+    }
   }
 
   private _onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
@@ -175,7 +172,7 @@ export class McpChannel implements IMcpChannel {
   private _attempt = 0;
   private _page: IPageInfo | null = null;
   private _snapshot: ISnapshot | null = null;
-  private _messageReceived = new Signal<IMcpChannel, any>(this);
+  private _messageReceived = new Signal<IMcpChannel, KernelMessage>(this);
   private _snapshotChanged = new Signal<IMcpChannel, ISnapshot | null>(this);
 }
 
@@ -210,6 +207,11 @@ export class McpChannels implements IMcpChannels {
 
   private _channels = new Map<Kernel.IKernelConnection, McpChannel>();
   private _stateChanged = new Signal<IMcpChannels, IMcpChannel>(this);
+}
+
+/** A message as the comm's JSON payload (every message is plain JSON data). */
+function asJson(msg: FrontendMessage): JSONObject {
+  return msg as unknown as JSONObject;
 }
 
 function delay(ms: number): Promise<void> {

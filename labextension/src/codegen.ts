@@ -21,6 +21,9 @@ function plain(...words: string[]): boolean {
 
 const IMPORT = 'import mcp_jupyter as mj\n';
 
+/** "Insert import": what makes a kernel's sidebar come alive (the package and its `%mcp` magic). */
+export const IMPORT_CODE = `${IMPORT}%load_ext mcp_jupyter`;
+
 function conn(name: string): string {
   return `mj.get_connection(${pyString(name)})`;
 }

@@ -6,6 +6,9 @@
  * `oneOf` of `{const, title}`; an array of such items is a multi-select). Anything else becomes a
  * text field whose content is parsed as JSON, so no request is unanswerable.
  */
+import { TranslationBundle } from '@jupyterlab/translation';
+
+import { ENGLISH } from './i18n';
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
 
@@ -118,18 +121,22 @@ export interface ICollected {
 }
 
 /** Turn the inputs' raw values into typed content, checking what the schema asks. */
-export function collect(fields: IFieldModel[], raw: Record<string, RawValue>): ICollected {
+export function collect(
+  fields: IFieldModel[],
+  raw: Record<string, RawValue>,
+  trans: TranslationBundle = ENGLISH
+): ICollected {
   const content: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const value = raw[field.key];
-    const result = convert(field, value);
+    const result = convert(field, value, trans);
     if ('error' in result) {
       errors[field.key] = result.error;
     } else if (result.value !== undefined) {
       content[field.key] = result.value;
     } else if (field.required) {
-      errors[field.key] = 'required';
+      errors[field.key] = trans.__('required');
     }
   }
   return { content, errors };
@@ -137,7 +144,7 @@ export function collect(fields: IFieldModel[], raw: Record<string, RawValue>): I
 
 type Converted = { value: unknown } | { error: string };
 
-function convert(field: IFieldModel, value: RawValue | undefined): Converted {
+function convert(field: IFieldModel, value: RawValue | undefined, trans: TranslationBundle): Converted {
   switch (field.kind) {
     case 'boolean':
       return { value: value === true };
@@ -163,25 +170,25 @@ function convert(field: IFieldModel, value: RawValue | undefined): Converted {
   }
   if (field.kind === 'string') {
     if (field.minLength !== undefined && text.length < field.minLength) {
-      return { error: `at least ${field.minLength} characters` };
+      return { error: trans.__('at least %1 characters', field.minLength) };
     }
     if (field.maxLength !== undefined && text.length > field.maxLength) {
-      return { error: `at most ${field.maxLength} characters` };
+      return { error: trans.__('at most %1 characters', field.maxLength) };
     }
     return { value: text };
   }
   const number = Number(text.trim());
   if (!Number.isFinite(number)) {
-    return { error: 'not a number' };
+    return { error: trans.__('not a number') };
   }
   if (field.kind === 'integer' && !Number.isInteger(number)) {
-    return { error: 'not a whole number' };
+    return { error: trans.__('not a whole number') };
   }
   if (field.minimum !== undefined && number < field.minimum) {
-    return { error: `at least ${field.minimum}` };
+    return { error: trans.__('at least %1', field.minimum) };
   }
   if (field.maximum !== undefined && number > field.maximum) {
-    return { error: `at most ${field.maximum}` };
+    return { error: trans.__('at most %1', field.maximum) };
   }
   return { value: number };
 }

@@ -6,5 +6,6 @@ import appsPlugin from './apps/plugin';
 import corePlugins from './plugin';
 import signinPlugin from './signin/plugin';
 
+export * from './messages';
 export * from './tokens';
 export default [...corePlugins, appsPlugin, signinPlugin];

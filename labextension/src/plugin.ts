@@ -1,19 +1,28 @@
 /**
  * The core plugins: the `IMcpChannels` service and the "MCP" sidebar.
  */
-import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { IThemeManager, Notification } from '@jupyterlab/apputils';
+import { ILabShell, ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { ICommandPalette, InputDialog, IThemeManager, Notification } from '@jupyterlab/apputils';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
-import { INotebookTracker, NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
+import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { ServerConnection } from '@jupyterlab/services';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
+import { ITranslator, TranslationBundle } from '@jupyterlab/translation';
 import { LabIcon } from '@jupyterlab/ui-components';
 
+import { writeCell } from './cells';
 import { McpChannels } from './channel';
+import { addCommands, CommandIDs } from './commands';
+import { bundle } from './i18n';
+import { IConfiguredServer, IInboxItem, IPageInfo, ISnapshot, Theme } from './messages';
+import { DEFAULT_SETTINGS, ISidebarSettings, readSettings } from './settings';
 import { McpSidebar } from './sidebar';
-import { IInboxItem, IMcpChannel, IMcpChannels, IPageInfo, ISnapshot, Theme } from './tokens';
+import { IMcpChannel, IMcpChannels } from './tokens';
 import { clip, inboxLabel, LIMITS, pendingCount } from './view';
 
 const SIDEBAR_ID = 'mcp-jupyter-sidebar';
+/** The sidebar plugin's id: its settings are schema/sidebar.json. */
+const SIDEBAR_PLUGIN_ID = 'mcp-jupyter-labextension:sidebar';
 
 /** A plug with "MCP"-ish prongs; `fill` follows the theme through jp-icon classes. */
 export const mcpIcon = new LabIcon({
@@ -80,47 +89,77 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
   }
 };
 
-/** The "MCP" sidebar of the active notebook's kernel, its badge and its notifications. */
+/** The "MCP" sidebar of the active notebook's kernel, its badge, notifications, settings and commands. */
 const sidebarPlugin: JupyterFrontEndPlugin<void> = {
-  id: 'mcp-jupyter-labextension:sidebar',
+  id: SIDEBAR_PLUGIN_ID,
   description: 'The MCP sidebar: connections, configured servers and the consent inbox.',
   autoStart: true,
   requires: [IMcpChannels, INotebookTracker],
-  optional: [ILabShell],
+  optional: [ILabShell, ITranslator, ISettingRegistry, ICommandPalette, ILayoutRestorer],
   activate: (
     app: JupyterFrontEnd,
     channels: IMcpChannels,
     notebooks: INotebookTracker,
-    labShell: ILabShell | null
+    labShell: ILabShell | null,
+    translator: ITranslator | null,
+    settingRegistry: ISettingRegistry | null,
+    palette: ICommandPalette | null,
+    restorer: ILayoutRestorer | null
   ): void => {
+    const trans = bundle(translator);
     let channel: IMcpChannel | null = null;
+    let settings: ISidebarSettings = { ...DEFAULT_SETTINGS };
     const panel = (): NotebookPanel | null => notebooks.currentWidget;
+    const writeCode = async (code: string): Promise<void> => {
+      const current = panel();
+      if (current) {
+        await writeCell(current, code, settings);
+      }
+    };
     const sidebar = new McpSidebar({
       channel: () => channel,
       notebookName: () => panel()?.context.path.split('/').pop() ?? '',
-      runCode: async code => {
-        const current = panel();
-        if (current) {
-          await insertAndRun(current, code);
-        }
-      }
+      writeCode,
+      connect: server =>
+        void app.commands.execute(CommandIDs.connectServer, { name: server.name, source: server.source }),
+      refresh: () => void app.commands.execute(CommandIDs.refresh),
+      settings: () => settings,
+      trans
     });
     sidebar.id = SIDEBAR_ID;
     sidebar.title.icon = mcpIcon;
     sidebar.title.caption = 'MCP';
     // JupyterLab has a left area; Notebook 7 has left and right panels (hidden until opened).
-    app.shell.add(sidebar, 'left', { rank: 650, type: 'MCP' } as any);
+    app.shell.add(sidebar, 'left', { rank: 650, type: 'MCP' });
+    // Remembered in the layout: a reload (or a workspace) opens the sidebar again if it was open.
+    restorer?.add(sidebar, SIDEBAR_ID);
 
-    const notices = new InboxNotices(() => app.shell.activateById(SIDEBAR_ID));
+    const openSidebar = (): void => app.shell.activateById(SIDEBAR_ID);
+    addCommands(
+      app.commands,
+      {
+        openSidebar,
+        channel: () => channel,
+        writeCode,
+        askServer: servers => askServer(servers, trans),
+        warn: message => void Notification.warning(message, { autoClose: 8000 })
+      },
+      trans,
+      palette
+    );
+
+    const notices = new InboxNotices(openSidebar, trans);
     const refresh = (): void => {
       const snapshot = channel?.snapshot ?? null;
       const pending = pendingCount(snapshot);
       // a new object (Lumino re-renders on identity), keeping JupyterLab's own keys (data-id, ...)
       const { 'mcpj-pending': _, ...dataset } = sidebar.title.dataset;
       sidebar.title.dataset = pending ? { ...dataset, 'mcpj-pending': String(pending) } : dataset;
-      sidebar.title.caption = pending ? `MCP: ${pending} waiting for you` : 'MCP';
-      notices.update(snapshot);
+      sidebar.title.caption = pending ? trans.__('MCP: %1 waiting for you', pending) : 'MCP';
+      notices.update(settings.inboxNotifications ? snapshot : null);
       sidebar.update();
+      app.commands.notifyCommandChanged(CommandIDs.refresh);
+      app.commands.notifyCommandChanged(CommandIDs.connectServer);
     };
     const onSnapshot = (): void => refresh();
     const follow = (): void => {
@@ -140,24 +179,51 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
     channels.channelStateChanged.connect(follow);
     labShell?.currentChanged.connect(follow);
     follow();
+
+    // The settings apply live: the next click, tooltip and notification follow them.
+    if (settingRegistry) {
+      settingRegistry
+        .load(SIDEBAR_PLUGIN_ID)
+        .then(loaded => {
+          const apply = (): void => {
+            settings = readSettings(loaded.composite);
+            refresh();
+          };
+          loaded.changed.connect(apply);
+          apply();
+        })
+        .catch(reason => console.warn('mcp_jupyter: could not load the MCP sidebar settings', reason));
+    }
   }
 };
 
-/** Insert a code cell holding `code` below the active cell of `panel` and run it. */
-export async function insertAndRun(panel: NotebookPanel, code: string): Promise<void> {
-  const notebook = panel.content;
-  NotebookActions.insertBelow(notebook);
-  if (notebook.activeCell?.model.type !== 'code') {
-    NotebookActions.changeCellType(notebook, 'code');
+/** Ask which configured server to connect (null: cancelled). */
+async function askServer(servers: IConfiguredServer[], trans: TranslationBundle): Promise<IConfiguredServer | null> {
+  // a name defined in two config files is told apart by its file
+  const counts = new Map<string, number>();
+  servers.forEach(s => counts.set(s.name, (counts.get(s.name) ?? 0) + 1));
+  const labels = servers.map(s => ((counts.get(s.name) ?? 0) > 1 ? `${s.name} (${s.source})` : s.name));
+  const result = await InputDialog.getItem({
+    title: trans.__('Connect a configured server'),
+    label: trans.__('Server'),
+    items: labels,
+    okLabel: trans.__('Connect'),
+    cancelLabel: trans.__('Cancel')
+  });
+  if (!result.button.accept || result.value === null) {
+    return null;
   }
-  notebook.activeCell?.model.sharedModel.setSource(code);
-  await NotebookActions.run(notebook, panel.sessionContext);
+  return servers[labels.indexOf(result.value)] ?? null;
 }
 
 /** One JupyterLab notification per waiting request, dismissed once it is answered. */
 class InboxNotices {
-  constructor(private readonly _open: () => void) {}
+  constructor(
+    private readonly _open: () => void,
+    private readonly _trans: TranslationBundle
+  ) {}
 
+  /** Show the new requests of `snapshot` and dismiss the answered ones (null: dismiss all). */
   update(snapshot: ISnapshot | null): void {
     const items = snapshot?.inbox ?? [];
     const ids = new Set(items.map(item => item.id));
@@ -176,9 +242,10 @@ class InboxNotices {
   }
 
   private _notify(item: IInboxItem): string {
-    return Notification.info(`${inboxLabel(item)}: ${clip(item.title || item.kind, LIMITS.label)}`, {
+    const trans = this._trans;
+    return Notification.info(`${inboxLabel(item, trans)}: ${clip(item.title || item.kind, LIMITS.label)}`, {
       autoClose: false,
-      actions: [{ label: 'Answer in the MCP sidebar', callback: () => this._open() }]
+      actions: [{ label: trans.__('Answer in the MCP sidebar'), callback: () => this._open() }]
     });
   }
 

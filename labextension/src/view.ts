@@ -1,7 +1,10 @@
 /**
  * The sidebar's view model: what to show for a snapshot and a filter text (pure, unit-tested).
  */
-import { IConnectionInfo, IInboxItem, ISnapshot } from './tokens';
+import { TranslationBundle } from '@jupyterlab/translation';
+
+import { ENGLISH } from './i18n';
+import { IConnectionInfo, IInboxItem, ISamplingPayload, ISnapshot, IToolInfo } from './messages';
 
 export type SectionKind = 'tools' | 'resources' | 'templates' | 'prompts';
 export type ActionKind = 'call' | 'read' | 'prompt' | null;
@@ -17,16 +20,8 @@ export interface IItemView {
   action: ActionKind;
   /** For prompts: the arguments (the code generator needs to know which are required). */
   args?: { name: string; required?: boolean | null }[];
-  /** For tools: the server meant it for its MCP App only (visibility without "model"). */
+  /** For tools: only an MCP App may call it (its visibility lacks "model"). */
   appOnly?: boolean;
-}
-
-/** The tooltip of the sidebar's "app only" badge. */
-export const APP_ONLY_TITLE = "Normally called by the server's app, not by a model; you can call it here to test it";
-
-/** Whether a tool's MCP Apps visibility leaves out the model (a missing visibility means both). */
-export function isAppOnly(visibility: string[] | null | undefined): boolean {
-  return Array.isArray(visibility) && !visibility.includes('model');
 }
 
 export interface ISectionView {
@@ -53,12 +48,19 @@ export interface IConnectionView {
   matches: boolean;
 }
 
-const LABELS: Record<SectionKind, [string, string]> = {
-  tools: ['tool', 'tools'],
-  resources: ['resource', 'resources'],
-  templates: ['template', 'templates'],
-  prompts: ['prompt', 'prompts']
-};
+/** A section's title ("Tools", ...). */
+export function sectionLabel(kind: SectionKind, trans: TranslationBundle = ENGLISH): string {
+  switch (kind) {
+    case 'tools':
+      return trans.__('Tools');
+    case 'resources':
+      return trans.__('Resources');
+    case 'templates':
+      return trans.__('Templates');
+    default:
+      return trans.__('Prompts');
+  }
+}
 
 /** Longest text the lists show per field: a server may send megabytes, and laying out a long unbroken
  * string freezes the page. The cell's explorer and forms show everything. */
@@ -71,8 +73,22 @@ export function clip(text: string | null | undefined, max: number): string {
 }
 
 /** "1 tool", "3 tools". */
-export function plural(count: number, kind: SectionKind): string {
-  return `${count} ${LABELS[kind][count === 1 ? 0 : 1]}`;
+export function plural(count: number, kind: SectionKind, trans: TranslationBundle = ENGLISH): string {
+  switch (kind) {
+    case 'tools':
+      return trans._n('%1 tool', '%1 tools', count);
+    case 'resources':
+      return trans._n('%1 resource', '%1 resources', count);
+    case 'templates':
+      return trans._n('%1 template', '%1 templates', count);
+    default:
+      return trans._n('%1 prompt', '%1 prompts', count);
+  }
+}
+
+/** Whether only an MCP App may call `tool`: it says who may, and the model is not among them. */
+export function isAppOnly(tool: IToolInfo): boolean {
+  return Array.isArray(tool.visibility) && !tool.visibility.includes('model');
 }
 
 /** Whether every word of `filter` occurs (case-insensitively) in one of `texts`. */
@@ -105,7 +121,7 @@ function rawSections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
       detail: t.title && t.title !== t.name ? t.name : '',
       description: t.description ?? '',
       action: 'call' as const,
-      appOnly: isAppOnly(t.visibility)
+      appOnly: isAppOnly(t)
     })),
     resources: (c.resources ?? []).map(r => ({
       key: r.uri,
@@ -142,13 +158,17 @@ function argumentList(args: { name: string; required?: boolean | null }[] | null
 }
 
 /** The view of one connection, its lists narrowed to `filter`. */
-export function connectionView(c: IConnectionInfo, filter = ''): IConnectionView {
+export function connectionView(
+  c: IConnectionInfo,
+  filter = '',
+  trans: TranslationBundle = ENGLISH
+): IConnectionView {
   const all = sections(c);
   const own = matches(filter, c.name, c.target, c.server?.name);
   const kinds: SectionKind[] = ['tools', 'resources', 'templates', 'prompts'];
   const views = kinds.map(kind => ({
     kind,
-    label: kind[0].toUpperCase() + kind.slice(1),
+    label: sectionLabel(kind, trans),
     total: c.counts?.[kind] ?? all[kind].length,
     items: own ? all[kind] : all[kind].filter(i => matches(filter, i.key, i.label, i.detail, i.description))
   }));
@@ -158,9 +178,11 @@ export function connectionView(c: IConnectionInfo, filter = ''): IConnectionView
     status: c.alive ? 'alive' : 'dead',
     transport: c.transport,
     target: c.target,
-    server: c.server ? clip(`${c.server.name} ${c.server.version}`.trim(), LIMITS.detail) : 'unknown server',
+    server: c.server
+      ? clip(`${c.server.name} ${c.server.version}`.trim(), LIMITS.detail)
+      : trans.__('unknown server'),
     protocol: c.protocol_version ?? '',
-    counts: views.map(s => plural(s.total, s.kind)).join(' · '),
+    counts: views.map(s => plural(s.total, s.kind, trans)).join(' · '),
     error: clip(c.error, LIMITS.description),
     sections: views,
     matches: own || views.some(s => s.items.length > 0)
@@ -168,8 +190,12 @@ export function connectionView(c: IConnectionInfo, filter = ''): IConnectionView
 }
 
 /** Views of all connections matching `filter` (all of them when it is empty). */
-export function connectionsView(snapshot: ISnapshot | null, filter = ''): IConnectionView[] {
-  return (snapshot?.connections ?? []).map(c => connectionView(c, filter)).filter(v => v.matches);
+export function connectionsView(
+  snapshot: ISnapshot | null,
+  filter = '',
+  trans: TranslationBundle = ENGLISH
+): IConnectionView[] {
+  return (snapshot?.connections ?? []).map(c => connectionView(c, filter, trans)).filter(v => v.matches);
 }
 
 /** How many consent requests wait (the badge number). */
@@ -183,7 +209,7 @@ export interface IMessageView {
   text: string;
 }
 
-function blockText(block: any): string {
+function blockText(block: unknown): string {
   if (block === null || block === undefined) {
     return '';
   }
@@ -193,24 +219,37 @@ function blockText(block: any): string {
   if (Array.isArray(block)) {
     return block.map(blockText).join('\n');
   }
-  if (block.type === 'text' || typeof block.text === 'string') {
-    return String(block.text ?? '');
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  if (type === 'text' || typeof text === 'string') {
+    return String(text ?? '');
   }
-  return `[${block.type ?? 'content'}]`;
+  return `[${String(type ?? 'content')}]`;
 }
 
 /** The messages of a sampling request, for reading before approving. */
-export function samplingMessages(payload: any): IMessageView[] {
-  const messages = Array.isArray(payload?.messages) ? payload.messages : [];
+export function samplingMessages(payload: ISamplingPayload | null | undefined): IMessageView[] {
+  const messages: unknown[] = Array.isArray(payload?.messages) ? payload.messages : [];
   // the kernel sends flat views ({role, type, text}); raw MCP messages ({role, content}) work too
-  return messages.map((m: any) => ({
-    role: String(m?.role ?? 'user'),
-    text: clip(m && 'content' in m ? blockText(m.content) : blockText(m), LIMITS.message)
-  }));
+  return messages.map(m => {
+    const message = m && typeof m === 'object' ? (m as { role?: unknown; content?: unknown }) : null;
+    return {
+      role: String(message?.role ?? 'user'),
+      text: clip(message && 'content' in message ? blockText(message.content) : blockText(m), LIMITS.message)
+    };
+  });
 }
 
 /** A one-line label of an inbox item's kind. */
-export function inboxLabel(item: IInboxItem): string {
-  const what = { sampling: 'wants to use your LLM', elicitation: 'asks you', roots: 'asks for your roots' };
-  return `${clip(item.connection, LIMITS.label)} ${what[item.kind] ?? 'asks'}`;
+export function inboxLabel(item: IInboxItem, trans: TranslationBundle = ENGLISH): string {
+  const name = clip(item.connection, LIMITS.label);
+  switch (item.kind) {
+    case 'sampling':
+      return trans.__('%1 wants to use your LLM', name);
+    case 'elicitation':
+      return trans.__('%1 asks you', name);
+    case 'roots':
+      return trans.__('%1 asks for your roots', name);
+    default:
+      return trans.__('%1 asks', name);
+  }
 }

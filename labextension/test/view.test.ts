@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { IConnectionInfo, ISnapshot } from '../src/tokens';
-import {
-  clip,
-  connectionsView,
-  inboxLabel,
-  isAppOnly,
-  LIMITS,
-  matches,
-  pendingCount,
-  plural,
-  samplingMessages
-} from '../src/view';
+import { IConnectionInfo, ISnapshot } from '../src/messages';
+import { clip, connectionsView, inboxLabel, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
 
 const demo: IConnectionInfo = {
   name: 'demo',
@@ -70,36 +60,6 @@ describe('connectionsView', () => {
     expect(connectionsView(null)).toEqual([]);
     expect(pendingCount(null)).toBe(0);
     expect(pendingCount(snapshot)).toBe(1);
-  });
-});
-
-describe('tool visibility (MCP Apps)', () => {
-  const pdf: IConnectionInfo = {
-    ...demo,
-    name: 'pdf',
-    counts: { tools: 3, resources: 0, templates: 0, prompts: 0 },
-    tools: [
-      { name: 'display_pdf', has_app: true, visibility: ['model', 'app'] },
-      { name: 'read_pdf_bytes', title: 'Read PDF Bytes', visibility: ['app'] },
-      { name: 'list_pdfs' } // an older kernel sends no visibility: not app-only
-    ]
-  };
-
-  it('lists every tool and marks the app-only one', () => {
-    const [view] = connectionsView({ connections: [pdf], configured: [], inbox: [] });
-    expect(view.sections[0].items.map(i => [i.key, i.appOnly, i.action])).toEqual([
-      ['display_pdf', false, 'call'],
-      ['read_pdf_bytes', true, 'call'],
-      ['list_pdfs', false, 'call']
-    ]);
-  });
-
-  it('isAppOnly', () => {
-    expect(isAppOnly(['app'])).toBe(true);
-    expect(isAppOnly(['model'])).toBe(false);
-    expect(isAppOnly(['app', 'model'])).toBe(false);
-    expect(isAppOnly(undefined)).toBe(false);
-    expect(isAppOnly(null)).toBe(false);
   });
 });
 

@@ -12,6 +12,8 @@ typed key by key), and prints the whole greeting.
 (7) Notebook 7: the sidebar opens from View > Left Sidebar and its actions write cells there too.
 (4) screenshots of the sidebar in the light and dark theme (build/screenshots/, gitignored) with the
 text contrast of its parts measured from computed styles.
+(8) the command palette's "MCP: Open sidebar", typed, opens the sidebar, which a reload restores; the
+Settings Editor's "Run the written cell" turned off makes Call insert its cell without running it.
 One notebook (one kernel) per test: the machine has 2 cores.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -372,3 +375,85 @@ def test_a_hostile_server_stays_text_and_its_names_are_quoted(open_notebook):
     wait_idle(page)
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs(page) == []
+
+
+def sidebar_settings_file(lab_server) -> Path:
+    """Where JupyterLab keeps the user's settings of the sidebar plugin (schema/sidebar.json)."""
+    config = Path(lab_server.env["JUPYTER_CONFIG_DIR"])
+    return config / "lab" / "user-settings" / "mcp-jupyter-labextension" / "sidebar.jupyterlab-settings"
+
+
+def saved_left_area(lab_server) -> dict:
+    """The left area of the default workspace, as JupyterLab's layout restorer saved it."""
+    workspace = json.loads(lab_server.api("GET", "lab/api/workspaces/default"))
+    return workspace.get("data", {}).get("layout-restorer:data", {}).get("left", {})
+
+
+def test_the_palette_opens_the_sidebar_and_the_run_setting_makes_clicks_insert_only(
+    open_notebook, lab_server
+):
+    """Command palette > "MCP: Open sidebar" (typed); the sidebar comes back after a reload; in the Settings
+    Editor, "Run the written cell" off makes Call insert its cell without running it."""
+    name = "palette.ipynb"
+    page = open_notebook([SETUP, "print('SECOND')"], name)
+    run(page, 0, expect="CONNECTED to")
+    sidebar = page.locator(SIDEBAR)
+    assert not sidebar.is_visible()
+
+    # the command palette, opened and searched with the keyboard
+    page.keyboard.press("Control+Shift+C")
+    search = page.locator(".lm-CommandPalette-input")
+    search.wait_for(timeout=TIMEOUT)
+    search.press_sequentially("MCP open sidebar", delay=KEY_DELAY)
+    active = page.locator(".lm-CommandPalette-item.lm-mod-active")
+    active.wait_for(timeout=TIMEOUT)
+    assert active.locator(".lm-CommandPalette-itemLabel").inner_text() == "Open sidebar"
+    header = page.locator(".lm-CommandPalette-header", has_text="MCP")
+    assert header.count() >= 1
+    page.keyboard.press("Enter")
+    sidebar.wait_for(state="visible", timeout=TIMEOUT)
+    connection(sidebar, "demo")
+
+    # the layout restorer saved the open sidebar: a reload (without ?reset) shows it again
+    deadline = time.monotonic() + 30
+    while saved_left_area(lab_server).get("current") != "mcp-jupyter-sidebar" and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert saved_left_area(lab_server).get("current") == "mcp-jupyter-sidebar", saved_left_area(lab_server)
+    page.goto(f"{lab_server.url}lab/tree/{name}?token={lab_server.token}")
+    page.locator(SIDEBAR).wait_for(state="visible", timeout=TIMEOUT)
+    connection(sidebar, "demo")  # the kernel kept running: its snapshot comes back
+    settings_file = sidebar_settings_file(lab_server)
+    try:
+        # Settings > Settings Editor > MCP: untick "Run the written cell"
+        page.get_by_role("menuitem", name="Settings").click()
+        page.locator(".lm-Menu-item", has_text="Settings Editor").first.click()
+        # the editor opens in a tab of its own (behind the notebook when the notebook keeps the focus)
+        page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=re.compile(r"^Settings$")).click()
+        page.locator(".jp-PluginList-entry", has_text="MCP").first.click()
+        run_cells = page.get_by_label("Run the written cell")
+        run_cells.wait_for(timeout=TIMEOUT)
+        assert run_cells.is_checked()
+        run_cells.click()
+        deadline = time.monotonic() + 30
+        while '"runCells": false' not in (settings_file.read_text() if settings_file.exists() else ""):
+            assert time.monotonic() < deadline, "the Settings Editor did not save runCells"
+            page.wait_for_timeout(250)
+        page.locator(".lm-TabBar-tab", has_text=name).first.click()
+
+        # the sidebar follows the setting at once: its tooltip says "Insert", and Call only inserts
+        demo = connection(sidebar, "demo")
+        tools = demo.locator('.mcpj-section[data-kind="tools"]')
+        expand(tools)
+        call = tools.locator('.mcpj-item[data-key="add"] .mcpj-item-action', has_text="Call")
+        call.wait_for(timeout=TIMEOUT)
+        assert call.get_attribute("title") == "Insert: %mcp form demo add"
+        cell(page, 0).locator(".jp-InputArea-editor .cm-content").click()  # the active cell: the first
+        call.click()
+        cell(page, 2).wait_for(timeout=TIMEOUT)
+        assert cell_source(page, 1) == "%mcp form demo add"  # below the active cell
+        wait_idle(page)
+        assert cell(page, 1).locator(".jp-InputPrompt").inner_text().strip() == "[ ]:"  # never ran
+        assert cell(page, 1).locator(".mcpj-tool-form").count() == 0
+        assert cell_source(page, 2) == "print('SECOND')"
+    finally:
+        settings_file.unlink(missing_ok=True)  # the next tests' pages get the defaults

@@ -87,5 +87,8 @@ def test_jupyterlab_from_the_wheel_alone_has_the_sidebar(wheel_lab, browser_cont
         run_cell(page, 1)
         wait_idle(page)
         assert "SERVER_EXTENSION True" in cell_output(page, 1), cell_output(page, 1)
+        # the settings schema came with the wheel: JupyterLab serves the sidebar's settings
+        settings = json.loads(lab.api("GET", "lab/api/settings/mcp-jupyter-labextension:sidebar"))
+        assert set(settings["schema"]["properties"]) == {"cellPosition", "runCells", "inboxNotifications"}
     finally:
         page.close()

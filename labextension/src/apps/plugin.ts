@@ -11,7 +11,9 @@ import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application'
 import { IThemeManager } from '@jupyterlab/apputils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import { ITranslator } from '@jupyterlab/translation';
 
+import { bundle } from '../i18n';
 import { IMcpChannels } from '../tokens';
 import { APP_OUTPUT_MIME, AppOutput, IAppHost } from './renderer';
 
@@ -39,14 +41,16 @@ const plugin: JupyterFrontEndPlugin<void> = {
   description: 'MCP Apps: interactive server UIs in sandboxed frames, bound to the notebook kernel.',
   autoStart: true,
   requires: [INotebookTracker, IMcpChannels],
-  optional: [IThemeManager],
+  optional: [IThemeManager, ITranslator],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
     channels: IMcpChannels,
-    themes: IThemeManager | null
+    themes: IThemeManager | null,
+    translator: ITranslator | null
   ) => {
     const host = {
+      trans: bundle(translator),
       channels,
       theme,
       themeChanged: themes?.themeChanged ?? null,

@@ -10,20 +10,11 @@
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { InputDialog, Notification } from '@jupyterlab/apputils';
+import { ITranslator, TranslationBundle } from '@jupyterlab/translation';
 
+import { bundle } from '../i18n';
+import { ISignInMessage, KernelMessage } from '../messages';
 import { IMcpChannel, IMcpChannels } from '../tokens';
-
-interface ISignInMessage {
-  type: string;
-  id: string;
-  server?: string;
-  host?: string;
-  url?: string;
-  via?: string;
-  message?: string;
-  outcome?: string;
-  blocked?: boolean;
-}
 
 /** Notification ids by sign-in id, so `auth.done` can dismiss the right one. */
 const shown = new Map<string, string>();
@@ -35,39 +26,40 @@ function openLink(url: string): void {
   }
 }
 
-async function askPaste(channel: IMcpChannel, msg: ISignInMessage): Promise<void> {
+async function askPaste(channel: IMcpChannel, msg: ISignInMessage, trans: TranslationBundle): Promise<void> {
   const result = await InputDialog.getText({
-    title: `Sign in to ${msg.server}: paste the address`,
-    label: 'The address of the page you ended on after signing in',
-    placeholder: 'http://…?code=…&state=…'
+    title: trans.__('Sign in to %1: paste the address', msg.server),
+    label: trans.__('The address of the page you ended on after signing in'),
+    placeholder: 'http://…?code=…&state=…',
+    okLabel: trans.__('OK'),
+    cancelLabel: trans.__('Cancel')
   });
   if (result.button.accept && result.value) {
     channel.send({ type: 'auth.paste', id: msg.id, url: result.value });
   }
 }
 
-function announce(channel: IMcpChannel, msg: ISignInMessage): void {
-  const text = `Sign in to ${msg.server} at ${msg.host}`;
-  const id = Notification.info(text, {
+function announce(channel: IMcpChannel, msg: ISignInMessage, trans: TranslationBundle): void {
+  const id = Notification.info(trans.__('Sign in to %1 at %2', msg.server, msg.host), {
     autoClose: false,
     actions: [
       {
-        label: 'Sign in',
+        label: trans.__('Sign in'),
         displayType: 'accent',
         callback: event => {
           event.preventDefault(); // keep the notification: the sign-in is still waiting
-          openLink(msg.url ?? '');
+          openLink(msg.url);
         }
       },
       {
-        label: 'Paste…',
+        label: trans.__('Paste…'),
         callback: event => {
           event.preventDefault();
-          void askPaste(channel, msg);
+          void askPaste(channel, msg, trans);
         }
       },
       {
-        label: 'Cancel',
+        label: trans.__('Cancel'),
         displayType: 'warn',
         callback: () => {
           channel.send({ type: 'auth.cancel', id: msg.id });
@@ -78,22 +70,26 @@ function announce(channel: IMcpChannel, msg: ISignInMessage): void {
   shown.set(msg.id, id);
 }
 
-function handle(channel: IMcpChannel, msg: ISignInMessage): void {
-  if (!msg || typeof msg.type !== 'string' || !msg.type.startsWith('auth.')) {
-    return;
-  }
-  if (msg.type === 'auth.signin') {
-    if (msg.blocked) {
-      announce(channel, msg); // else the card's own buttons work (the cell awaits)
+function handle(channel: IMcpChannel, msg: KernelMessage, trans: TranslationBundle): void {
+  switch (msg.type) {
+    case 'auth.signin':
+      if (msg.blocked) {
+        announce(channel, msg, trans); // else the card's own buttons work (the cell awaits)
+      }
+      break;
+    case 'auth.done': {
+      const id = shown.get(msg.id);
+      if (id !== undefined) {
+        Notification.dismiss(id);
+        shown.delete(msg.id);
+      }
+      break;
     }
-  } else if (msg.type === 'auth.done') {
-    const id = shown.get(msg.id);
-    if (id !== undefined) {
-      Notification.dismiss(id);
-      shown.delete(msg.id);
-    }
-  } else if (msg.type === 'auth.paste.error') {
-    Notification.error(msg.message ?? 'That address is not this sign-in\'s redirect.', { autoClose: 8000 });
+    case 'auth.paste.error':
+      Notification.error(msg.message || trans.__("That address is not this sign-in's redirect."), {
+        autoClose: 8000
+      });
+      break;
   }
 }
 
@@ -102,14 +98,16 @@ const plugin: JupyterFrontEndPlugin<void> = {
   description: 'OAuth sign-in notifications whose Cancel and paste work while a cell blocks.',
   autoStart: true,
   requires: [IMcpChannels],
-  activate: (_app: JupyterFrontEnd, channels: IMcpChannels) => {
+  optional: [ITranslator],
+  activate: (_app: JupyterFrontEnd, channels: IMcpChannels, translator: ITranslator | null) => {
+    const trans = bundle(translator);
     const attached = new WeakSet<IMcpChannel>();
     channels.channelStateChanged.connect((_sender, channel) => {
       if (attached.has(channel)) {
         return;
       }
       attached.add(channel);
-      channel.messageReceived.connect((sender, msg) => handle(sender, msg as ISignInMessage));
+      channel.messageReceived.connect((sender, msg) => handle(sender, msg, trans));
     });
   }
 };

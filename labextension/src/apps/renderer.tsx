@@ -10,16 +10,22 @@
  * 3. Speak the app's JSON-RPC (`HostBridge`): answer `ui/initialize` with the host context (theme,
  *    display mode, size), send the tool's input and result, forward `tools/call` and `resources/*`
  *    to the kernel (which enforces tool visibility), put `ui/open-link` and `ui/message` behind a
- *    consent card, resize on `size-changed`.
+ *    consent card (React, components/AppConsentCard.tsx), resize on `size-changed`.
  * 4. Tear down when the output is cleared (dispose) or the kernel restarts; without a live channel,
  *    show a static placeholder instead of a frame.
  */
 import { PageConfig } from '@jupyterlab/coreutils';
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Kernel } from '@jupyterlab/services';
+import { TranslationBundle } from '@jupyterlab/translation';
+import { ReactWidget } from '@jupyterlab/ui-components';
 import { ISignal } from '@lumino/signaling';
-import { Widget } from '@lumino/widgets';
+import { PanelLayout, Widget } from '@lumino/widgets';
+import React from 'react';
 
+import { AppConsents, AppNotice, AppNoticeState, IAppConsent } from '../components/AppConsentCard';
+import { TranslationContext } from '../components/translation';
+import { KernelMessage } from '../messages';
 import { IMcpChannel, IMcpChannels } from '../tokens';
 import { HostBridge, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from './bridge';
 import {
@@ -56,6 +62,8 @@ export interface IAppHost {
   themeChanged: ISignal<any, any> | null;
   /** mcp_jupyter's version, for `hostInfo`. */
   version: string;
+  /** The strings' translations. */
+  trans: TranslationBundle;
 }
 
 interface IAppData {
@@ -72,9 +80,9 @@ interface IOpened {
   csp: Record<string, string[]> | null;
   permissions: Record<string, unknown> | null;
   prefersBorder: boolean | null;
-  tool: any;
+  tool: unknown;
   input: Record<string, unknown>;
-  result: any;
+  result: unknown;
 }
 
 /** Host style variables (spec names) taken from JupyterLab's theme variables. */
@@ -106,7 +114,23 @@ function hostStyles(): Record<string, string> {
   return variables;
 }
 
-/** One live app output. */
+/** A part of the output rendered by React: its `render` reads the output's state. */
+class ReactArea extends ReactWidget {
+  constructor(
+    className: string,
+    private readonly _trans: TranslationBundle,
+    private readonly _content: () => JSX.Element | null
+  ) {
+    super();
+    this.addClass(className);
+  }
+
+  protected render(): JSX.Element {
+    return <TranslationContext.Provider value={this._trans}>{this._content()}</TranslationContext.Provider>;
+  }
+}
+
+/** One live app output: consent cards, a status or placeholder, and the app's frame. */
 export class AppOutput extends Widget implements IRenderMime.IRenderer {
   constructor(
     options: IRenderMime.IRendererOptions,
@@ -114,19 +138,22 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   ) {
     super();
     this.addClass('mcpj-app');
-    this._consentArea = document.createElement('div');
-    this._consentArea.className = 'mcpj-app-consents';
-    this._body = document.createElement('div');
-    this._body.className = 'mcpj-app-body';
-    this._frameHost = document.createElement('div');
-    this._frameHost.className = 'mcpj-app-frame-host';
-    this.node.append(this._consentArea, this._body, this._frameHost);
+    const trans = _host.trans;
+    this._consentArea = new ReactArea('mcpj-app-consents', trans, () => <AppConsents consents={this._consents} />);
+    this._body = new ReactArea('mcpj-app-body', trans, () => <AppNotice notice={this._notice} />);
+    this._frameHost = new Widget();
+    this._frameHost.addClass('mcpj-app-frame-host');
+    const layout = new PanelLayout();
+    layout.addWidget(this._consentArea);
+    layout.addWidget(this._body);
+    layout.addWidget(this._frameHost);
+    this.layout = layout;
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const data = model.data[APP_OUTPUT_MIME] as unknown as IAppData | undefined;
     if (!data || typeof data.app_id !== 'string') {
-      this._placeholder(null, 'This app output is malformed.');
+      this._placeholder(null, this._host.trans.__('This app output is malformed.'));
       return;
     }
     if (data.app_id === this._data?.app_id && this._bridge) {
@@ -148,20 +175,21 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   // -- lifecycle ------------------------------------------------------------------------------
 
   private async _start(): Promise<void> {
+    const trans = this._host.trans;
     this._teardown();
     const channel = this._host.channels.channelFor(this._host.kernel());
     this._host.channels.channelStateChanged.connect(this._onChannelState, this);
     if (!channel || !channel.isOpen) {
       this._placeholder(
         'waiting',
-        "This app runs when the notebook's kernel is connected to its MCP server. Run the cell to show it."
+        trans.__("This app runs when the notebook's kernel is connected to its MCP server. Run the cell to show it.")
       );
       return; // _onChannelState retries when the channel opens
     }
     if (channel.page && channel.page.server_extension === false) {
       this._placeholder(
         'no-route',
-        'The app needs the mcp_jupyter Jupyter server extension (its sandbox route), which this server lacks.'
+        trans.__('The app needs the mcp_jupyter Jupyter server extension (its sandbox route), which this server lacks.')
       );
       return;
     }
@@ -169,12 +197,12 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     channel.messageReceived.connect(this._onKernelMessage, this);
     const kernel = channel.kernel;
     kernel.statusChanged.connect(this._onKernelStatus, this);
-    this._status('Loading the app…');
+    this._status(trans.__('Loading the app…'));
     let opened: IOpened;
     try {
-      opened = await this._kernelRequest('app/open', {});
-    } catch (error: any) {
-      this._placeholder('gone', String(error?.message ?? error));
+      opened = await this._kernelRequest<IOpened>('app/open', {});
+    } catch (error) {
+      this._placeholder('gone', error instanceof Error ? error.message : String(error));
       return;
     }
     if (this.isDisposed || this._channel !== channel) {
@@ -185,15 +213,15 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
 
   private _mount(opened: IOpened): void {
     this._opened = opened;
-    this._body.textContent = '';
-    this._frameHost.textContent = ''; // a frame still saying goodbye (teardown) goes now
+    this._setNotice(null);
+    this._frameHost.node.textContent = ''; // a frame still saying goodbye (teardown) goes now
     const frame = document.createElement('iframe');
     frame.className = 'mcpj-app-frame';
     // Belt and braces with the route's CSP sandbox: scripts only (no same-origin, popups, forms,
     // top navigation, modals, downloads).
     frame.setAttribute('sandbox', 'allow-scripts');
     frame.setAttribute('referrerpolicy', 'no-referrer');
-    frame.title = `MCP App: ${this._data!.title ?? this._data!.tool}`;
+    frame.title = this._host.trans.__('MCP App: %1', this._data!.title ?? this._data!.tool);
     const allow = allowAttribute(opened.permissions);
     if (allow) {
       frame.setAttribute('allow', allow);
@@ -210,7 +238,7 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
       onNotification: (method, params) => this._onAppNotification(method, params)
     });
     this._host.themeChanged?.connect(this._onThemeChanged, this);
-    this._frameHost.appendChild(frame);
+    this._frameHost.node.appendChild(frame);
   }
 
   /**
@@ -248,13 +276,16 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
       pending.reject(new Error('the app was closed'));
     }
     this._pending.clear();
-    this._consentArea.textContent = '';
+    const consents = this._consents;
+    this._consents = [];
+    consents.forEach(consent => consent.answer(false)); // the app is gone: nothing was allowed
+    this._consentArea.update();
   }
 
   private _onChannelState(_: IMcpChannels, channel: IMcpChannel): void {
     if (this._channel && channel === this._channel && !channel.isOpen) {
       this._teardown();
-      this._placeholder('restarted', 'The kernel restarted or stopped, so the app was closed. Run the cell again.');
+      this._placeholder('restarted', this._restartedText());
     } else if (!this._channel && channel.isOpen && this._waiting && channel.kernel === this._host.kernel()) {
       void this._start();
     }
@@ -263,8 +294,12 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   private _onKernelStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
     if (status === 'restarting' || status === 'autorestarting' || status === 'dead') {
       this._teardown();
-      this._placeholder('restarted', 'The kernel restarted or stopped, so the app was closed. Run the cell again.');
+      this._placeholder('restarted', this._restartedText());
     }
+  }
+
+  private _restartedText(): string {
+    return this._host.trans.__('The kernel restarted or stopped, so the app was closed. Run the cell again.');
   }
 
   // -- the app's requests and notifications ---------------------------------------------------
@@ -315,7 +350,7 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
       this._kernelRequest('notifications/message', params).catch(() => undefined);
     } else if (method === 'ui/notifications/request-teardown') {
       this._teardown();
-      this._placeholder('closed', 'The app closed itself.');
+      this._placeholder('closed', this._host.trans.__('The app closed itself.'));
     }
   }
 
@@ -359,7 +394,13 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     if (url === null) {
       throw new RpcError(INVALID_PARAMS, 'ui/open-link takes an absolute http(s) URL');
     }
-    const allowed = await this._consent('open-link', 'The app wants to open a link in a new tab:', url, 'Open');
+    const trans = this._host.trans;
+    const allowed = await this._consent(
+      'open-link',
+      trans.__('The app wants to open a link in a new tab:'),
+      url,
+      trans.__('Open')
+    );
     if (!allowed) {
       return { isError: true };
     }
@@ -369,7 +410,13 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
 
   private async _message(params: any): Promise<any> {
     const content = Array.isArray(params?.content) ? params.content : [];
-    const allowed = await this._consent('message', 'The app wants to send this message:', messageText(content), 'Send');
+    const trans = this._host.trans;
+    const allowed = await this._consent(
+      'message',
+      trans.__('The app wants to send this message:'),
+      messageText(content),
+      trans.__('Send')
+    );
     if (!allowed) {
       return { isError: true };
     }
@@ -379,70 +426,61 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
 
   /** A card above the app asking the person; resolves true on the allow button only. */
   private _consent(kind: string, question: string, detail: string, allowLabel: string): Promise<boolean> {
+    const app = `${this._data?.title ?? this._data?.tool} (${this._data?.server})`;
     return new Promise(resolve => {
-      const card = document.createElement('div');
-      card.className = `mcpj-app-consent mcpj-app-consent-${kind}`;
-      const title = document.createElement('div');
-      title.className = 'mcpj-app-consent-question';
-      title.textContent = `${this._data?.title ?? this._data?.tool} (${this._data?.server}): ${question}`;
-      const body = document.createElement('pre');
-      body.className = 'mcpj-app-consent-detail';
-      body.textContent = detail;
-      const allow = document.createElement('button');
-      allow.className = 'jp-mod-styled jp-mod-accept mcpj-app-allow';
-      allow.textContent = allowLabel;
-      const deny = document.createElement('button');
-      deny.className = 'jp-mod-styled jp-mod-reject mcpj-app-deny';
-      deny.textContent = 'Deny';
-      const buttons = document.createElement('div');
-      buttons.className = 'mcpj-app-consent-buttons';
-      buttons.append(allow, deny);
-      card.append(title, body, buttons);
-      const done = (answer: boolean) => {
-        card.remove();
-        resolve(answer);
+      const consent: IAppConsent = {
+        id: ++this._lastConsent,
+        kind,
+        question: `${app}: ${question}`,
+        detail,
+        allowLabel,
+        answer: allowed => {
+          this._consents = this._consents.filter(c => c !== consent);
+          this._consentArea.update();
+          resolve(allowed);
+        }
       };
-      allow.onclick = () => done(true);
-      deny.onclick = () => done(false);
-      this._consentArea.appendChild(card);
+      this._consents = [...this._consents, consent];
+      this._consentArea.update();
     });
   }
 
   // -- the kernel -------------------------------------------------------------------------------
 
-  private _kernelRequest(method: string, params: any): Promise<any> {
+  /** Forward one request to the kernel (`app.request`); resolves with its `app.response`'s result. */
+  private _kernelRequest<T = unknown>(method: string, params: unknown): Promise<T> {
     const channel = this._channel;
     if (!channel || !this._data) {
-      return Promise.reject(new Error('the kernel is not connected'));
+      return Promise.reject(new Error(this._host.trans.__('the kernel is not connected')));
     }
     const requestId = `${this._nonce}-${++this._lastRequest}`;
-    return new Promise((resolve, reject) => {
-      this._pending.set(requestId, { resolve, reject });
-      const sent: unknown = channel.send({
+    return new Promise<T>((resolve, reject) => {
+      this._pending.set(requestId, { resolve: value => resolve(value as T), reject });
+      const sent = channel.send({
         type: 'app.request',
         app_id: this._data!.app_id,
         request_id: requestId,
         method,
         params
       });
-      if (sent === false) {
+      if (!sent) {
         this._pending.delete(requestId);
-        reject(new Error('the kernel is not connected'));
+        reject(new Error(this._host.trans.__('the kernel is not connected')));
       }
     });
   }
 
-  private _onKernelMessage(_: IMcpChannel, msg: any): void {
-    if (msg?.type !== 'app.response' || msg.app_id !== this._data?.app_id) {
+  private _onKernelMessage(_: IMcpChannel, msg: KernelMessage): void {
+    if (msg.type !== 'app.response' || msg.app_id !== this._data?.app_id) {
       return;
     }
-    const pending = this._pending.get(String(msg.request_id));
+    const pending = this._pending.get(msg.request_id);
     if (!pending) {
       return;
     }
-    this._pending.delete(String(msg.request_id));
+    this._pending.delete(msg.request_id);
     if (msg.error) {
-      pending.reject(new RpcError(Number(msg.error.code) || -32000, String(msg.error.message)));
+      pending.reject(new RpcError(msg.error.code, msg.error.message));
     } else {
       pending.resolve(msg.result);
     }
@@ -450,29 +488,23 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
 
   // -- static views -----------------------------------------------------------------------------
 
+  private _setNotice(notice: AppNoticeState): void {
+    this._notice = notice;
+    this._body.update();
+  }
+
   private _status(text: string): void {
-    this._body.textContent = '';
-    const status = document.createElement('div');
-    status.className = 'mcpj-app-status';
-    status.textContent = text;
-    this._body.appendChild(status);
+    this._setNotice({ kind: 'status', text });
   }
 
   private _placeholder(reason: string | null, text: string): void {
     this._waiting = reason === 'waiting';
-    this._body.textContent = '';
-    const card = document.createElement('div');
-    card.className = 'mcpj-app-placeholder';
-    card.dataset.reason = reason ?? 'invalid';
-    const title = document.createElement('div');
-    title.className = 'mcpj-app-placeholder-title';
     const data = this._data;
-    title.textContent = data ? `MCP App: ${data.title ?? data.tool} (server ${data.server})` : 'MCP App';
-    const note = document.createElement('div');
-    note.className = 'mcpj-app-placeholder-note';
-    note.textContent = text;
-    card.append(title, note);
-    this._body.appendChild(card);
+    const trans = this._host.trans;
+    const title = data
+      ? trans.__('MCP App: %1 (server %2)', data.title ?? data.tool, data.server)
+      : trans.__('MCP App');
+    this._setNotice({ kind: 'placeholder', reason: reason ?? 'invalid', title, text });
   }
 
   private _data: IAppData | null = null;
@@ -486,8 +518,11 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   private _lastRequest = 0;
   // Every open tab gets every response: ids unique across tabs keep answers apart.
   private readonly _nonce = Math.random().toString(36).slice(2);
-  private _pending = new Map<string, { resolve: (v: any) => void; reject: (e: any) => void }>();
-  private readonly _consentArea: HTMLDivElement;
-  private readonly _body: HTMLDivElement;
-  private readonly _frameHost: HTMLDivElement;
+  private _pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private _consents: IAppConsent[] = [];
+  private _lastConsent = 0;
+  private _notice: AppNoticeState = null;
+  private readonly _consentArea: ReactArea;
+  private readonly _body: ReactArea;
+  private readonly _frameHost: Widget;
 }

@@ -1,0 +1,26 @@
+/**
+ * Writing the sidebar's code into the notebook: a new code cell where the settings say (below the
+ * active cell, or at the end), run at once unless the settings say insert only.
+ */
+import { NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
+
+import { cellPlan, ISidebarSettings } from './settings';
+
+/** Write `code` into a new code cell of `panel` (placed and run as `settings` say). */
+export async function writeCell(panel: NotebookPanel, code: string, settings: ISidebarSettings): Promise<void> {
+  const notebook = panel.content;
+  const plan = cellPlan(settings, notebook.activeCellIndex, notebook.widgets.length);
+  if (plan.index > 0) {
+    notebook.activeCellIndex = plan.index - 1;
+    NotebookActions.insertBelow(notebook); // the new cell becomes the active one
+  } else {
+    NotebookActions.insertAbove(notebook);
+  }
+  if (notebook.activeCell?.model.type !== 'code') {
+    NotebookActions.changeCellType(notebook, 'code');
+  }
+  notebook.activeCell?.model.sharedModel.setSource(code);
+  if (plan.run) {
+    await NotebookActions.run(notebook, panel.sessionContext);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The sidebar's content: a header, then either why there is nothing to show, or the inbox, the
+ * filter, the connections and the configured servers of the active notebook's kernel.
+ */
+import React, { useState } from 'react';
+
+import { IMPORT_CODE } from '../codegen';
+import { IConfiguredServer, ISnapshot } from '../messages';
+import { IMcpChannel } from '../tokens';
+import { connectionsView } from '../view';
+import { ICellActions } from './actions';
+import { ConfiguredServers } from './ConfiguredServers';
+import { Connection } from './Connection';
+import { Inbox } from './Inbox';
+import { useTrans } from './translation';
+
+/** What the view shows and what its buttons do. */
+export interface ISidebarViewProps {
+  /** The active notebook's name ("" without one). */
+  name: string;
+  channel: IMcpChannel | null;
+  snapshot: ISnapshot | null;
+  open: boolean;
+  /** Writes cells (placed and run as the settings say). */
+  write: (code: string) => void;
+  /** Whether written cells run at once. */
+  runs: boolean;
+  /** Connect a configured server (the connect-server command). */
+  connect: (server: IConfiguredServer) => void;
+  /** Ask the kernel for a fresh snapshot (the refresh command). */
+  refresh: () => void;
+}
+
+/** The whole sidebar. */
+export function SidebarView(props: ISidebarViewProps): JSX.Element {
+  const trans = useTrans();
+  const [filter, setFilter] = useState('');
+  const { snapshot, channel } = props;
+  const header = (
+    <div className="mcpj-sidebar-header">
+      <h2>MCP</h2>
+      {props.name && <span className="mcpj-sidebar-notebook">{props.name}</span>}
+      {props.open && (
+        <button className="mcpj-button mcpj-refresh" title={trans.__('Ask the kernel for a fresh snapshot')}
+          onClick={props.refresh}>
+          {trans.__('Refresh')}
+        </button>
+      )}
+    </div>
+  );
+  if (!channel) {
+    return (
+      <>
+        {header}
+        <p className="mcpj-sidebar-status">{trans.__("Open a notebook to see its kernel's MCP connections.")}</p>
+      </>
+    );
+  }
+  if (!props.open || !snapshot) {
+    return (
+      <>
+        {header}
+        <p className="mcpj-sidebar-status">
+          {trans.__('This kernel has not loaded mcp_jupyter yet. Import it and the sidebar connects by itself.')}
+        </p>
+        <button className="mcpj-button mcpj-insert-import" onClick={() => props.write(IMPORT_CODE)}>
+          {trans.__('Insert import')}
+        </button>
+      </>
+    );
+  }
+  const actions: ICellActions = { write: props.write, runs: props.runs, code: { magics: snapshot.magics } };
+  const connections = connectionsView(snapshot, filter, trans);
+  return (
+    <>
+      {header}
+      <Inbox items={snapshot.inbox} channel={channel} />
+      <div className="mcpj-filter">
+        <input type="search" placeholder={trans.__('Filter tools, resources, prompts')} aria-label={trans.__('Filter')}
+          value={filter} onChange={e => setFilter(e.target.value)} />
+      </div>
+      <section className="mcpj-connections">
+        <h3>{trans.__('Connections')}</h3>
+        {snapshot.connections.length === 0 && (
+          <p className="mcpj-sidebar-status">{trans.__('No connections yet: connect with mj.connect(...) or below.')}</p>
+        )}
+        {connections.map(view => (
+          <Connection key={view.name} view={view} filtering={filter.trim() !== ''} actions={actions} />
+        ))}
+      </section>
+      <ConfiguredServers servers={snapshot.configured} connect={props.connect} runs={props.runs} />
+    </>
+  );
+}

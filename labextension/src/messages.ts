@@ -1,0 +1,412 @@
+/**
+ * The messages of the MCP channel, both ways, as two discriminated unions on `type`.
+ *
+ * The kernel side is mcp_jupyter/lab: channel.py (hello, refresh, theme, answer, error),
+ * snapshot.py (snapshot), inbox.py (answer, answer.error), signin.py (auth.*) and apps.py
+ * (app.request, app.response). Every message the kernel sends goes through `parseKernelMessage`
+ * once, in the channel, so the sidebar, the apps and the sign-in notifications receive typed data;
+ * text inside them came from MCP servers and is rendered as text, never as markup.
+ */
+
+// -- the snapshot's parts ------------------------------------------------------------------------
+
+/** What the frontend tells the kernel about the page in its hello. */
+export interface IPageInfo {
+  origin: string;
+  base_url: string;
+  theme: Theme;
+  server_extension: boolean;
+}
+
+export type Theme = 'light' | 'dark';
+
+/** A tool of a connection. */
+export interface IToolInfo {
+  name: string;
+  title?: string | null;
+  description?: string | null;
+  has_app?: boolean;
+  /** Who may call it (MCP Apps `_meta.ui.visibility`): "model", "app"; absent means both. */
+  visibility?: string[];
+}
+
+export interface IResourceInfo {
+  uri: string;
+  name?: string | null;
+  description?: string | null;
+  mime_type?: string | null;
+}
+
+export interface ITemplateInfo {
+  uri_template: string;
+  name?: string | null;
+  description?: string | null;
+}
+
+export interface IPromptArgument {
+  name: string;
+  description?: string | null;
+  required?: boolean | null;
+}
+
+export interface IPromptInfo {
+  name: string;
+  title?: string | null;
+  description?: string | null;
+  arguments?: IPromptArgument[] | null;
+}
+
+/** One live (or dead) connection of the kernel, as the kernel's snapshot describes it. */
+export interface IConnectionInfo {
+  name: string;
+  transport: string;
+  target: string;
+  server: { name: string; version: string } | null;
+  protocol_version: string | null;
+  alive: boolean;
+  error: string | null;
+  counts: { tools: number; resources: number; templates: number; prompts: number };
+  tools: IToolInfo[];
+  resources: IResourceInfo[];
+  templates: ITemplateInfo[];
+  prompts: IPromptInfo[];
+}
+
+/** A server found in a config file (mcp.json, Claude Desktop, Cursor, VS Code). */
+export interface IConfiguredServer {
+  name: string;
+  source: string;
+  transport: string;
+  target: string;
+  /** Marked disabled in its config file. */
+  disabled?: boolean;
+}
+
+/** A message of a sampling request: the kernel's flat view, or a raw MCP message. */
+export interface ISamplingMessage {
+  role?: string;
+  type?: string;
+  text?: string;
+  content?: unknown;
+}
+
+/** What a sampling request shows (mcp_jupyter/lab/snapshot.py `inbox_item`). */
+export interface ISamplingPayload {
+  messages?: ISamplingMessage[];
+  system_prompt?: string | null;
+  max_tokens?: number | null;
+  model_preferences?: unknown;
+  models?: string[] | null;
+  chosen_model?: string | null;
+  /** The human provider: the person writes the reply. */
+  needs_human?: boolean;
+  /** waiting (approve?), generating (the model answers), review (send the draft?). */
+  state?: 'waiting' | 'generating' | 'review' | 'done';
+  draft?: { text: string; model?: string | null } | null;
+  error?: string | null;
+}
+
+/** What an elicitation shows: a message and a form (or a URL to open). */
+export interface IElicitationPayload {
+  message?: string;
+  requested_schema?: Record<string, unknown> | null;
+  mode?: 'form' | 'url' | string;
+  url?: string | null;
+  asks_for_secret?: boolean;
+}
+
+/** A root the kernel would share. */
+export interface IRoot {
+  uri: string;
+  name?: string | null;
+}
+
+/** What a roots request shows. */
+export interface IRootsPayload {
+  roots?: IRoot[];
+}
+
+interface IInboxItemBase {
+  id: string;
+  connection: string;
+  title: string;
+  created: string | number;
+}
+
+export interface ISamplingItem extends IInboxItemBase {
+  kind: 'sampling';
+  payload: ISamplingPayload;
+}
+
+export interface IElicitationItem extends IInboxItemBase {
+  kind: 'elicitation';
+  payload: IElicitationPayload;
+}
+
+export interface IRootsItem extends IInboxItemBase {
+  kind: 'roots';
+  payload: IRootsPayload;
+}
+
+/** A consent request waiting for the person, discriminated on `kind`. */
+export type IInboxItem = ISamplingItem | IElicitationItem | IRootsItem;
+
+/** The kernel's full state, sent after hello, after a refresh and after every change. */
+export interface ISnapshot {
+  connections: IConnectionInfo[];
+  configured: IConfiguredServer[];
+  inbox: IInboxItem[];
+  /** Whether `%mcp` is registered in the kernel (optional: older kernels do not say). */
+  magics?: boolean;
+}
+
+// -- kernel -> frontend --------------------------------------------------------------------------
+
+/** `snapshot`: the kernel's whole state. */
+export interface ISnapshotMessage extends ISnapshot {
+  type: 'snapshot';
+}
+
+/** One problem with an answer: where (a path into the form's values) and what. */
+export interface IAnswerProblem {
+  path?: (string | number)[];
+  message?: string;
+}
+
+/** `answer.error`: the kernel refused an inbox answer; the request keeps waiting. */
+export interface IAnswerErrorMessage {
+  type: 'answer.error';
+  id: string;
+  errors: IAnswerProblem[];
+}
+
+/** `error`: the kernel refused the hello (another protocol version). */
+export interface IChannelErrorMessage {
+  type: 'error';
+  message: string;
+}
+
+/** A JSON-RPC error as the kernel forwards it to an app. */
+export interface IRpcErrorData {
+  code: number;
+  message: string;
+}
+
+/** `app.response`: the kernel's answer to one `app.request` (a result or an error). */
+export interface IAppResponseMessage {
+  type: 'app.response';
+  app_id: string;
+  request_id: string;
+  result?: unknown;
+  error?: IRpcErrorData;
+}
+
+/** `auth.signin`: a sign-in began; `blocked`: the cell blocks, so the card cannot be clicked. */
+export interface ISignInMessage {
+  type: 'auth.signin';
+  id: string;
+  server: string;
+  host: string;
+  url: string;
+  deadline?: number | null;
+  via?: string | null;
+  blocked: boolean;
+}
+
+/** `auth.done`: a sign-in ended. */
+export interface ISignInDoneMessage {
+  type: 'auth.done';
+  id: string;
+  outcome: 'signed-in' | 'stopped';
+}
+
+/** `auth.paste.error`: the pasted address is not this sign-in's redirect. */
+export interface IPasteErrorMessage {
+  type: 'auth.paste.error';
+  id: string;
+  message: string;
+}
+
+/** Every message the kernel sends on the channel. */
+export type KernelMessage =
+  | ISnapshotMessage
+  | IAnswerErrorMessage
+  | IChannelErrorMessage
+  | IAppResponseMessage
+  | ISignInMessage
+  | ISignInDoneMessage
+  | IPasteErrorMessage;
+
+/** The kernel message whose `type` is `T`. */
+export type KernelMessageOf<T extends KernelMessage['type']> = Extract<KernelMessage, { type: T }>;
+
+// -- frontend -> kernel --------------------------------------------------------------------------
+
+/** `hello`: the comm_open's data; the kernel answers with a snapshot (or an `error`). */
+export interface IHelloMessage {
+  type: 'hello';
+  protocol: number;
+  page: IPageInfo;
+}
+
+/** `refresh`: ask for a fresh snapshot. */
+export interface IRefreshMessage {
+  type: 'refresh';
+}
+
+/** `theme`: JupyterLab's theme changed. */
+export interface IThemeMessage {
+  type: 'theme';
+  theme: Theme;
+}
+
+export type AnswerAction = 'accept' | 'decline' | 'cancel';
+
+/** `answer`: decide an inbox request (content: the form's values, a reply text...). */
+export interface IAnswerMessage {
+  type: 'answer';
+  id: string;
+  action: AnswerAction;
+  content?: Record<string, unknown>;
+}
+
+/** `app.request`: an app's JSON-RPC request, forwarded to the kernel. */
+export interface IAppRequestMessage {
+  type: 'app.request';
+  app_id: string;
+  request_id: string;
+  method: string;
+  params: unknown;
+}
+
+/** `auth.cancel`: stop a sign-in. */
+export interface IAuthCancelMessage {
+  type: 'auth.cancel';
+  id: string;
+}
+
+/** `auth.paste`: the address the browser ended on after signing in. */
+export interface IAuthPasteMessage {
+  type: 'auth.paste';
+  id: string;
+  url: string;
+}
+
+/** Every message the frontend sends on the channel. */
+export type FrontendMessage =
+  | IHelloMessage
+  | IRefreshMessage
+  | IThemeMessage
+  | IAnswerMessage
+  | IAppRequestMessage
+  | IAuthCancelMessage
+  | IAuthPasteMessage;
+
+// -- parsing -------------------------------------------------------------------------------------
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function list<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+}
+
+const INBOX_KINDS = new Set(['sampling', 'elicitation', 'roots']);
+
+/** An inbox item with the fields the views rely on, or null for something else. */
+export function parseInboxItem(value: unknown): IInboxItem | null {
+  if (!isObject(value) || !INBOX_KINDS.has(value.kind as string) || value.id === undefined) {
+    return null;
+  }
+  return {
+    id: text(value.id),
+    kind: value.kind as IInboxItem['kind'],
+    connection: text(value.connection),
+    title: text(value.title),
+    created: typeof value.created === 'number' ? value.created : text(value.created),
+    payload: isObject(value.payload) ? value.payload : {}
+  } as IInboxItem;
+}
+
+/** The snapshot's lists, each defaulting to empty; unknown inbox kinds are left out. */
+export function parseSnapshot(value: Json): ISnapshotMessage {
+  return {
+    type: 'snapshot',
+    connections: list<IConnectionInfo>(value.connections).filter(c => isObject(c) && typeof c.name === 'string'),
+    configured: list<IConfiguredServer>(value.configured).filter(s => isObject(s) && typeof s.name === 'string'),
+    inbox: list<unknown>(value.inbox)
+      .map(parseInboxItem)
+      .filter((item): item is IInboxItem => item !== null),
+    magics: typeof value.magics === 'boolean' ? value.magics : undefined
+  };
+}
+
+/**
+ * The typed message in `data` (a comm message's data), or null when it is not one this frontend
+ * knows: not an object, an unknown `type`, or a known type without its identifying fields.
+ */
+export function parseKernelMessage(data: unknown): KernelMessage | null {
+  if (!isObject(data) || typeof data.type !== 'string') {
+    return null;
+  }
+  switch (data.type) {
+    case 'snapshot':
+      return parseSnapshot(data);
+    case 'answer.error':
+      return data.id === undefined
+        ? null
+        : { type: 'answer.error', id: text(data.id), errors: list<unknown>(data.errors).filter(isObject) };
+    case 'error':
+      return { type: 'error', message: text(data.message) };
+    case 'app.response':
+      if (data.app_id === undefined || data.request_id === undefined) {
+        return null;
+      }
+      return {
+        type: 'app.response',
+        app_id: text(data.app_id),
+        request_id: text(data.request_id),
+        ...('result' in data ? { result: data.result } : {}),
+        ...(isObject(data.error)
+          ? { error: { code: Number(data.error.code) || -32000, message: text(data.error.message) } }
+          : {})
+      };
+    case 'auth.signin':
+      if (data.id === undefined) {
+        return null;
+      }
+      return {
+        type: 'auth.signin',
+        id: text(data.id),
+        server: text(data.server),
+        host: text(data.host),
+        url: text(data.url),
+        deadline: typeof data.deadline === 'number' ? data.deadline : null,
+        via: typeof data.via === 'string' ? data.via : null,
+        blocked: data.blocked === true
+      };
+    case 'auth.done':
+      return data.id === undefined
+        ? null
+        : { type: 'auth.done', id: text(data.id), outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped' };
+    case 'auth.paste.error':
+      return data.id === undefined ? null : { type: 'auth.paste.error', id: text(data.id), message: text(data.message) };
+    default:
+      return null;
+  }
+}
+
+/** Whether `msg` is the kernel message of type `type` (narrows it). */
+export function isKernelMessage<T extends KernelMessage['type']>(
+  msg: KernelMessage | null | undefined,
+  type: T
+): msg is KernelMessageOf<T> {
+  return !!msg && msg.type === type;
+}
