@@ -3,12 +3,13 @@
 The npm everything server (stdio) runs ``simulate-research-query`` as a 2025-11-25 task; with
 ``ambiguous=True`` it pauses at its third stage and asks which interpretation of the topic is meant
 (an elicitation delivered through ``tasks/result``, with a ``oneOf`` of titled choices: a dropdown on
-the card). The person picks one with the keyboard (type-ahead on the focused dropdown) and clicks
-Accept; the report the server writes names the interpretation it received, which proves the typed
-answer reached the server (the dropdown is opened with a click, then typed into: see
-``pick_by_keyboard``). Paths: (1) ``await conn.acall(...)`` (the task followed inline), (2) the
+the card). The person opens the dropdown with a click, types the start of a choice and presses
+Enter (``pick_by_keyboard``), then clicks Accept; the report the server writes names the
+interpretation it received, which proves the answer reached the server. Paths: (1) ``await conn.acall(...)`` (the task followed inline), (2) the
 magics, ``%mcp start ... -o t`` then an awaited ``%mcp task result`` in the same cell (the task
-followed in the background, its question shown in the cell that waits).
+followed in the background, its question shown in the cell that waits); (3) a client-side task:
+the server asks the notebook to run its elicitation as a task and polls it while the person types
+a name into the card (``trigger-elicitation-request-async`` reports the name it got).
 
 A sync ``task.result()`` blocks the kernel's main thread, so its question goes to the MCP sidebar's
 inbox (tests/browser/test_consent_browser.py covers that route for calls), not to a card.
@@ -55,6 +56,9 @@ def test_a_task_question_is_answered_on_its_card(open_notebook):
             "%mcp start ev simulate-research-query topic=Tasks ambiguous=true -o t\n"
             "%mcp task result ev {t.id} -o report\n"
             "print('MAGIC', t.status, report.text.splitlines()[0])",
+            # (3) a client-side task: the server asks the notebook to run its elicitation as a task
+            "asked = await conn.acall('trigger-elicitation-request-async')\n"
+            "print('CLIENT TASK', asked.text.split('Progress')[0])",
         ]
     )
     run_cell(page, 0)
@@ -75,4 +79,17 @@ def test_a_task_question_is_answered_on_its_card(open_notebook):
         wait_idle(page)
         assert expected in cell_output(page, index), cell_output(page, index)
         assert card.locator(".mcpj-consent-status", has_text="accept").count() == 1
+
+    # (3) the server polls the notebook's task while the person types a name, key by key
+    run_cell(page, 3)
+    card = cell(page, 3).locator(".mcpj-consent-card.mcpj-consent-elicitation")
+    card.wait_for(timeout=TIMEOUT)
+    assert "async task demo" in card.inner_text()
+    name = card.locator(".mcpj-field-name input")
+    name.click()
+    name.press_sequentially("Grace Hopper", delay=KEY_DELAY)
+    card.locator(".mcpj-consent-approve").click()
+    wait_idle(page)
+    out = cell_output(page, 3)
+    assert "CLIENT TASK [COMPLETED]" in out and "- Name: Grace Hopper" in out, out
     assert not [e for e in collect_console_errors(page) if "widget" in e.lower()]
