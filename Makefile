@@ -4,7 +4,7 @@
 #   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
 #   make fast-test  the suite without the browser tests
 #   make labext     build the JupyterLab extension (labextension/, TypeScript) into mcp_jupyter/labextension
-#   make lint       ruff check + ruff format --check + the import-layer contract (scripts/check_layers.py)
+#   make lint       ruff check + ruff format --check + the import-layer contract + declared dependencies (deptry)
 #   make bench      run every benchmarks/bench_*.py script
 #   make docs       build the documentation site into docs/_build/html (tutorials executed; fails on any warning)
 #
@@ -129,6 +129,7 @@ lint: $(STAMPS)/test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) scripts/check_layers.py
+	$(PY) -m deptry .
 
 bench: $(STAMPS)/bench node_modules/.stamp
 	@shopt -s nullglob; scripts=(benchmarks/bench_*.py); \

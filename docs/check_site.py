@@ -9,7 +9,7 @@ It fails (exit status 1, one line per problem) unless:
   ``consent``;
 - the ``%mcp`` reference has a section, with its usage line, for exactly the subcommands the
   magic's parser registry has;
-- every tutorial ``notebooks/0*.ipynb`` has a page with executed outputs and no error output; the
+- every tutorial ``notebooks/[0-9]*.ipynb`` has a page with executed outputs and no error output; the
   tutorials show at least one image and one table in their outputs; the forms tutorial shows
   widgets; and every page with widgets carries the saved widget state for each of them
   (``application/vnd.jupyter.widget-state+json``) and loads the widget manager's embed script;
@@ -149,9 +149,9 @@ def check_magic_reference(site: Path, problems: list[str]) -> None:
 
 
 def check_tutorials(site: Path, problems: list[str]) -> None:
-    notebooks = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
     if not notebooks:
-        problems.append("tutorials: no notebooks/0*.ipynb found")
+        problems.append("tutorials: no notebooks/[0-9]*.ipynb found")
     seen: set[str] = set()
     for notebook in notebooks:
         path = site / "notebooks" / f"{notebook.stem}.html"

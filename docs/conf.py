@@ -31,7 +31,7 @@ extensions = [
 ]
 
 root_doc = "docs/index"
-include_patterns = ["docs/*.md", "notebooks/0*.ipynb"]
+include_patterns = ["docs/*.md", "notebooks/[0-9]*.ipynb"]
 # Pruned while Sphinx walks the tree (include_patterns alone would still walk node_modules).
 exclude_patterns = [
     ".venv",

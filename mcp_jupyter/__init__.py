@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import views
+from . import extending, views
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
     AuthorizationFailed,
@@ -51,6 +51,17 @@ def _load_ui() -> None:
 
 views.set_loader(_load_ui)
 
+
+def _attach_testing(connection_class: type) -> None:
+    """Connections get the testing layer's ``check``/``acheck``/``record`` when the class is defined:
+    the client never imports the layer above it (docs/architecture.md, "The testing layer")."""
+    from .testing.methods import attach
+
+    attach(connection_class)
+
+
+extending.extend("Connection", _attach_testing)
+
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
     "connect": "client",
@@ -61,6 +72,7 @@ _LAZY = {
     "disconnect": "client",
     "disconnect_all": "client",
     "Connection": "client",
+    "ConnectionSpec": "client",
     "ToolResult": "client",
     "ResourceResult": "client",
     "PromptResult": "client",
@@ -70,7 +82,7 @@ _LAZY = {
     "Prompt": "client",
     "History": "client",
     "Task": "client",
-    "diff": "client.diffing",  # what two connections offer differently
+    "diff": "testing",  # what two connections offer differently
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
     "tool": "serve",
@@ -85,6 +97,8 @@ _LAZY = {
     "atask_elicit": "serve",
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
+    # conn.map on a Dask cluster (mcp_jupyter.dask; needs the [dask] extra, imported on first use)
+    "dask": None,
     "roots": "consent.roots_manager",
     # OAuth sign-in for remote servers (mcp_jupyter.client.auth; docs/auth.md)
     "OAuth": "client.auth",

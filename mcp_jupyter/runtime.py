@@ -220,14 +220,10 @@ def shutdown() -> None:
 def _register_exit_hook() -> None:
     # threading's own exit hooks run before atexit's and before non-daemon threads are joined,
     # so connections close (and server processes end) while the interpreter is still whole.
-    register = getattr(threading, "_register_atexit", None)
-    if register is not None:
-        try:
-            register(shutdown)
-            return
-        except RuntimeError:  # interpreter already shutting down
-            return
-    atexit.register(shutdown)
+    from ._compat.cpython import register_before_thread_join
+
+    if not register_before_thread_join(shutdown):
+        atexit.register(shutdown)
 
 
 _register_exit_hook()

@@ -173,6 +173,51 @@ def json_type_of(value: Any) -> str:
     return "object"
 
 
+def resolved_property(spec: Any, root: Any) -> dict | None:
+    """A property's schema with its same-document ``$ref`` chain followed (``#/$defs/...``,
+    ``#/definitions/...``, refs to refs, cycles cut), or None when it cannot be: a network
+    ``$ref`` (never fetched), a pointer to nowhere, a cycle, or not a schema at all.
+
+    The one way the display, error messages, the magics and forms read a property's schema.
+    """
+    return resolve_schema(spec, root if root is not None else spec).schema
+
+
+def property_types(spec: Any, root: Any = None, _depth: int = 0) -> list[str]:
+    """The JSON types a property allows, ``$ref``s followed (:func:`resolved_property`): its
+    ``type`` (a name or a list), else the types of its ``anyOf``/``oneOf`` branches, else those
+    of its ``enum`` values or ``const``. Empty when nothing says (shown as "any")."""
+    schema = resolved_property(spec, root)
+    if schema is None or _depth > 16:  # branches that refer back to themselves end here
+        return []
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [k for k in kind if isinstance(k, str)]
+    types: list[str] = []
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        for branch in branches if isinstance(branches, list) else []:
+            types.extend(t for t in property_types(branch, root, _depth + 1) if t not in types)
+    if not types and isinstance(schema.get("enum"), list):
+        types = sorted({json_type_of(v) for v in schema["enum"]})
+    if not types and "const" in schema:
+        types = [json_type_of(schema["const"])]
+    return types
+
+
+def describe_property(spec: Any, root: Any = None) -> str:
+    """A property's type in a few words for messages and listings, ``$ref``s followed:
+    ``string (pattern ^u[0-9]+$)``, ``integer|null``, ``any`` when the schema does not say."""
+    kind = "|".join(property_types(spec, root)) or "any"
+    schema = resolved_property(spec, root) or {}
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and pattern:
+        kind += f" (pattern {truncate(pattern, 80)})"
+    return kind
+
+
 def _is_null_schema(node: Any, root: Any) -> bool:
     resolved = resolve_schema(node, root).schema
     return resolved is not None and (resolved.get("type") == "null" or resolved.get("const", 0) is None)
@@ -363,16 +408,44 @@ def _compiles(pattern: Any) -> bool:
     return True
 
 
-def make_validator(schema: Any) -> Draft202012Validator:
-    """A Draft 2020-12 validator with format checking that can never fetch a network reference.
+def make_validator(schema: Any, *, formats: bool = True) -> Draft202012Validator:
+    """A Draft 2020-12 validator that can never fetch a network reference.
 
-    An empty `Registry` turns off jsonschema's deprecated automatic remote retrieval, and
-    `checkable_schema` already replaced network refs so the parts they describe are not checked.
+    An empty `Registry` turns off jsonschema's deprecated automatic remote retrieval (which a
+    validator built without one does, for any `http(s)` `$ref`), and `checkable_schema` already
+    replaced network refs so the parts they describe are not checked. ``formats``: also check
+    `format` (email, uri, date...): forms and elicitation do; a tool call's argument check does
+    not, since a server may accept what a strict format check refuses.
     """
     cleaned = checkable_schema(schema if isinstance(schema, dict | bool) else {})
-    return Draft202012Validator(
-        cleaned, registry=Registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
+    checker = Draft202012Validator.FORMAT_CHECKER if formats else None
+    return Draft202012Validator(cleaned, registry=Registry(), format_checker=checker)
+
+
+def _path_key(error: ValidationError) -> list[tuple[int, Any]]:
+    """Sort key for errors by where they are (indexes and names never compared with each other)."""
+    return [(0, part) if isinstance(part, int) else (1, str(part)) for part in error.absolute_path]
+
+
+def schema_problems(value: Any, schema: Any) -> list[str] | None:
+    """Where ``value`` disagrees with ``schema`` (an ``outputSchema``), as ``"path: message"``
+    strings in path order, or None when it matches.
+
+    Checked as the SDK checks a tool's structured content (the draft the schema's ``$schema``
+    names, 2020-12 by default) with an empty registry: ``$ref``s resolve within the schema
+    document only and a network ``$ref`` is never fetched. A schema that cannot be checked
+    (invalid, or a ``$ref`` that leads nowhere) is one problem saying so, never an exception.
+    """
+    from jsonschema.validators import validator_for
+
+    try:
+        validator_cls = validator_for(schema, Draft202012Validator)
+        validator = validator_cls(schema, registry=Registry())
+        errors = sorted(validator.iter_errors(value), key=_path_key)
+        problems = [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in errors]
+    except Exception as exc:  # noqa: BLE001 - a bad schema from a server is a finding, not a crash
+        return [f"could not check against the schema: {type(exc).__name__}: {truncate(str(exc), 300)}"]
+    return problems or None
 
 
 def iter_field_errors(validator: Draft202012Validator, value: Any) -> Iterator[tuple[list, ValidationError]]:

@@ -10,8 +10,8 @@ against the file's own package, and ``importlib.import_module("...")`` / ``impor
 ``if TYPE_CHECKING:`` block are exempt: they exist for type hints only and never run.
 
 Each importing module and each imported ``mcp_jupyter.*`` module is then placed by the table below, and
-an import that points to a higher layer, leaves an island, enters an island from outside the app layer,
-or goes through a compatibility shim is reported as ``path:line: ...``. Exit status: 0 when the contract
+an import that points to a higher layer, leaves an island, or enters an island from outside the app layer
+is reported as ``path:line: ...``. Exit status: 0 when the contract
 holds, 1 when it is broken, 2 when the package directory is missing. Standard library only.
 """
 
@@ -42,13 +42,18 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("lab", ["mcp_jupyter.lab.*"]),
     # ipywidgets / anywidget UI: explorer, forms, consent cards, inbox
     ("widgets", ["mcp_jupyter.widgets.*"]),
+    # check, record and diff: tools for testing MCP servers, built on the client (linting is not an MCP feature)
+    ("testing", ["mcp_jupyter.testing.*"]),
     # rich display of results: HTML, tables, content blocks, IPython formatters
     ("display", ["mcp_jupyter.display.*"]),
+    # conn.map on a Dask cluster (mj.dask): uses the client and consent, shown through the views seam
+    ("dask", ["mcp_jupyter.dask"]),
     # the MCP client core: connections, registry, transports, results, history, config
     ("client", ["mcp_jupyter.client.*"]),
     # the consent broker: sampling/elicitation/roots requests, policies, audit log (UI-free)
     ("consent", ["mcp_jupyter.consent.*"]),
-    # pure helpers and the UI seam: event-loop runtime, errors, JSON-schema helpers, view protocols
+    # pure helpers and the UI seam: event-loop runtime, errors, JSON-schema helpers, view protocols, HTML
+    # escaping; _compat: the one seam to dependencies' private names
     (
         "base",
         [
@@ -58,6 +63,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter.views",
             "mcp_jupyter._version",
             "mcp_jupyter.handoff",
+            "mcp_jupyter.escaping",
+            "mcp_jupyter.extending",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -68,34 +75,29 @@ LAYERS: list[tuple[str, list[str]]] = [
 # the modules listed for it, nothing else of the package; only the app layer may import an island
 # (plus the pairs in ALLOWANCES).
 ISLANDS: list[tuple[str, list[str], list[str]]] = [
-    # serving notebook functions as an MCP server (mj.serve, export), and the stdio <-> HTTP bridge
-    ("serve", ["mcp_jupyter.serve.*", "mcp_jupyter.bridge"], ["mcp_jupyter.runtime", "mcp_jupyter.errors"]),
+    # serving notebook functions as an MCP server (mj.serve, export), and the stdio <-> HTTP bridge;
+    # dependencies' private names only through the _compat seam
+    (
+        "serve",
+        ["mcp_jupyter.serve.*"],
+        ["mcp_jupyter.runtime", "mcp_jupyter.errors", "mcp_jupyter.escaping", "mcp_jupyter._compat.*"],
+    ),
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
     ("demo", ["mcp_jupyter.demo.*"], []),
     # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
     # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter.handoff
-    ("server_extension", ["mcp_jupyter.server_extension.*"], ["mcp_jupyter.errors", "mcp_jupyter.handoff"]),
+    (
+        "server_extension",
+        ["mcp_jupyter.server_extension.*"],
+        ["mcp_jupyter.errors", "mcp_jupyter.handoff", "mcp_jupyter.escaping"],
+    ),
 ]
 
 # Explicit exceptions: (importer prefix, imported prefix). A prefix covers that module and everything
-# below it. An allowance lifts the layer and island rules, never the shim rule.
+# below it. An allowance lifts the layer and island rules.
 ALLOWANCES: list[tuple[str, str]] = [
     # %mcp serve / %mcp export drive the serve island from the magics
     ("mcp_jupyter.magics", "mcp_jupyter.serve"),
-]
-
-# Compatibility shims: thin re-exports kept so users' old import paths still work. A shim counts as the
-# layer (or island) of what it re-exports, and no module inside the package may import it: internal code
-# imports the real module. A shim listed here that does not exist (yet, or any more) is skipped.
-SHIMS: list[str] = [
-    "mcp_jupyter.connection",
-    "mcp_jupyter.registry",
-    "mcp_jupyter.results",
-    "mcp_jupyter.transports",
-    "mcp_jupyter.history",
-    "mcp_jupyter.config",
-    "mcp_jupyter.mapping",
-    "mcp_jupyter.translate",
 ]
 
 # =========================================================================================================
@@ -106,16 +108,14 @@ DEFAULT_PACKAGE_DIR = Path(__file__).resolve().parent.parent / PACKAGE
 
 @dataclass(frozen=True)
 class Place:
-    """Where a module sits: a layer (rank 0 is the top), an island, or a shim standing for one of them."""
+    """Where a module sits: a layer (rank 0 is the top) or an island."""
 
-    kind: str  # "layer" | "island" | "shim"
-    name: str  # layer or island name; for a shim, the layer/island it stands for ("" if unknown)
+    kind: str  # "layer" | "island"
+    name: str  # layer or island name
     rank: int = -1  # layers only: index in LAYERS, 0 = top
 
     @property
     def label(self) -> str:
-        if self.kind == "shim":
-            return f"shim of {self.name}" if self.name else "shim"
         return f"{self.kind} {self.name}"
 
 
@@ -139,7 +139,7 @@ def under(prefix: str, module: str) -> bool:
 
 
 def table_place(module: str) -> Place | None:
-    """The layer or island covering ``module`` by the most specific pattern (shims are handled apart)."""
+    """The layer or island covering ``module`` by the most specific pattern."""
     best: tuple[int, Place] | None = None
     for rank, (name, patterns) in enumerate(LAYERS):
         for pattern in patterns:
@@ -313,14 +313,9 @@ def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
         imports += [Import(module, target, path, line) for line, target in finder.found]
         violations += [(path, line, f"{module}: {message}") for line, message in finder.problems]
 
-    shims = [s for s in SHIMS if s in modules]
     places: dict[str, Place | None] = {module: table_place(module) for module in modules}
-    for shim in shims:
-        places[shim] = shim_place(shim, [i for i in imports if i.importer == shim], violations)
 
     def place_of(module: str) -> Place | None:
-        if module in SHIMS:
-            return places.get(module) or Place("shim", "")
         return places[module] if module in places else table_place(module)
 
     for module, path in modules.items():
@@ -329,7 +324,7 @@ def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
                 (
                     path,
                     1,
-                    f"{module} is in no layer, island or shim list; add it to a layer in {THIS_SCRIPT}",
+                    f"{module} is in no layer or island; add it to a layer in {THIS_SCRIPT}",
                 )
             )
 
@@ -345,39 +340,9 @@ def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
     return violations, len(modules), len(imports)
 
 
-def shim_place(shim: str, own_imports: list[Import], violations: list[tuple[Path, int, str]]) -> Place:
-    """A shim stands for the layer (or island) of what it re-exports: the highest of its targets."""
-    targets = {i.target: table_place(i.target) for i in own_imports if i.target not in SHIMS}
-    layers = [p for p in targets.values() if p is not None and p.kind == "layer"]
-    islands = {p.name for p in targets.values() if p is not None and p.kind == "island"}
-    if len(islands) + (1 if layers else 0) > 1:
-        where = [f"island {name}" for name in sorted(islands)] + (
-            [f"layer {min(layers, key=lambda p: p.rank).name}"] if layers else []
-        )
-        first = own_imports[0]
-        violations.append(
-            (
-                first.path,
-                first.line,
-                f"{shim} (shim) re-exports from {' and '.join(where)}; a shim stands for one layer",
-            )
-        )
-    if layers:
-        top = min(layers, key=lambda p: p.rank)
-        return Place("shim", top.name, top.rank)
-    if islands:
-        return Place("shim", sorted(islands)[0])
-    return Place("shim", "")
-
-
 def judge(imp: Import, source: Place, target: Place | None) -> str | None:
     """The violation message for one import, or None when the contract allows it."""
     head = f"{imp.importer} ({source.label}) imports {imp.target}"
-    if imp.target in SHIMS and imp.target != imp.importer:
-        return (
-            f"{head} ({target.label if target else 'shim'}), a compatibility shim for users' old import "
-            f"paths; import the module it re-exports instead"
-        )
     if target is None:
         return f"{head}, which no layer covers; add it to a layer in {THIS_SCRIPT} (or fix the import)"
     if any(under(a, imp.importer) and under(b, imp.target) for a, b in ALLOWANCES):
@@ -417,8 +382,7 @@ def explanation() -> str:
     return (
         f"The rule: layers, top to bottom, are {order}; a module may import its own layer and the layers "
         f"below it, never one above. Islands ({islands}) import only themselves and their listed modules, "
-        f"and only the app layer imports them, apart from the ALLOWANCES. Code inside the package never "
-        f"imports a compatibility shim. Imports under `if TYPE_CHECKING:` are exempt. The table is at the "
+        f"and only the app layer imports them, apart from the ALLOWANCES. Imports under `if TYPE_CHECKING:` are exempt. The table is at the "
         f"top of {THIS_SCRIPT}."
     )
 

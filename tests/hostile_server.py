@@ -30,6 +30,8 @@ from mcp_types import (
     ToolAnnotations,
 )
 
+from mcp_jupyter._compat.mcp_sdk import registered_tools
+
 SCRIPT = "<script>window.__pwned='script';alert(1)</script>"
 IMG = "<img src=x onerror=\"window.__pwned='img';alert(1)\">"
 SVG = "<svg onload=\"window.__pwned='svg';alert(1)\"><circle r=5 /></svg>"
@@ -109,7 +111,7 @@ def create_server() -> MCPServer:
     server.add_tool(table_payloads, name="table_payloads", title=IMG, description=SCRIPT)
     server.add_tool(error_payload, name="error_payload", description=SVG)
     # A schema whose property names, descriptions and enums are payloads (listing only).
-    for tool in server._tool_manager.list_tools():
+    for tool in registered_tools(server):
         tool.parameters = {
             "type": "object",
             "properties": {

@@ -17,7 +17,7 @@ Docker is not available here and repo2docker itself is not faked: the test repla
 5. ``chmod +x binder/postBuild && ./binder/postBuild`` in ``REPO_DIR`` with ``~/.local/bin`` and the
    environment's ``bin`` first on ``PATH`` (it installs the kernelspec, the JupyterLab settings and the
    npm servers with ``npm ci``).
-6. Execute every ``notebooks/0*.ipynb`` with nbclient, run by the environment's Python (so every import
+6. Execute every ``notebooks/[0-9]*.ipynb`` with nbclient, run by the environment's Python (so every import
    comes from it) with the ``python3`` kernelspec it finds, each notebook in its own folder (JupyterLab
    starts a kernel in the notebook's directory; ``REPO_DIR`` is JupyterLab's root, which is why the
    README's badge says ``labpath=notebooks/01-getting-started.ipynb``). The notebooks run without the
@@ -123,7 +123,7 @@ def run(name, nb, cwd):
 notebooks = repo / "notebooks"
 probe = "import sys, mcp_jupyter\nprint(sys.prefix)\nprint(mcp_jupyter.__file__)"
 run("probe.ipynb", nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(probe)]), notebooks)
-for path in sorted(notebooks.glob("0*.ipynb")):
+for path in sorted(notebooks.glob("[0-9]*.ipynb")):
     run(path.name, nbformat.read(path, as_version=4), path.parent)
 (out / "report.json").write_text(json.dumps(report, indent=1))
 """
@@ -372,7 +372,7 @@ def test_binder_build_runs_every_tutorial(tmp_path: Path):
     )
     print(f"Binder reproduction, Python {version}, run with {offline}; {timings}")
 
-    tutorials = sorted(p.name for p in (repo / "notebooks").glob("0*.ipynb"))
+    tutorials = sorted(p.name for p in (repo / "notebooks").glob("[0-9]*.ipynb"))
     assert len(tutorials) >= 5 and set(tutorials) <= set(runs), (tutorials, list(runs))
     failures = [f"{name}: {run['failure']}" for name, run in runs.items() if run["failure"]]
     # Cells whose execution failed (a failure IPython prints as a traceback on stderr shows no error output),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import subprocess
+import sys
 
 import pytest
 
@@ -171,24 +173,6 @@ def test_templates_expand_any_json_value():
     assert template.variables == ["item_id"]
 
 
-def test_to_dataframe_says_why_a_result_is_not_a_table():
-    from mcp_jupyter.client.results import TextBlock, ToolResult
-
-    def result(structured=None, text=""):
-        return ToolResult([TextBlock("text", text)], structured, False)
-
-    assert len(result({"rows": [{"a": 1}, {"a": 2}], "total": 2}).to_dataframe()) == 2
-    assert list(result({"a": 1, "b": "x"}).to_dataframe().columns) == ["a", "b"]  # one record
-    both = result({"entities": [{"n": 1}], "relations": [{"r": 2}]})
-    with pytest.raises(ValueError, match=r"several lists .*result.to_dataframe\('entities'\)"):
-        both.to_dataframe()
-    assert both.to_dataframe("relations").iloc[0]["r"] == 2
-    with pytest.raises(ValueError, match="not tabular: its data is a str"):
-        result(text="{'a': 1}  # a Python repr, not JSON").to_dataframe()
-    with pytest.raises(ValueError, match="no field 'nope'"):
-        both.to_dataframe("nope")
-
-
 def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
     from mcp.server.mcpserver import MCPServer
 
@@ -202,3 +186,33 @@ def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
     with pytest.raises(mj.PromptNotFound):
         conn.prompt("nope")
     assert listed() - before == 1  # one re-list on the miss; the cached empty listing is not re-fetched
+
+
+def test_every_connection_has_the_testing_layers_check_and_record_without_importing_it_early():
+    code = (
+        "import sys\n"
+        "from mcp_jupyter.client.connection import Connection\n"
+        "import mcp_jupyter.testing as t\n"
+        "print(Connection.check is t.check, Connection.acheck is t.acheck, Connection.record is t.record,\n"
+        "      Connection.check.__qualname__, 'mcp_jupyter.testing.checking' in sys.modules, 'pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.split() == ["True", "True", "True", "Connection.check", "False", "False"]
+
+
+def test_an_extender_runs_whether_it_comes_before_or_after_the_class():
+    from mcp_jupyter import extending
+
+    seen: list[str] = []
+
+    class Early:
+        pass
+
+    class Late:
+        pass
+
+    extending.extend("ExtendingTestEarly", lambda cls: seen.append(cls.__name__))
+    extending.ready("ExtendingTestEarly", Early)
+    extending.ready("ExtendingTestLate", Late)
+    extending.extend("ExtendingTestLate", lambda cls: seen.append(cls.__name__))
+    assert seen == ["Early", "Late"]

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.config import expand_env, load_config, parse_config
+from mcp_jupyter.client.config import expand_env, load_config, parse_config
 
 DEMO = {"command": sys.executable, "args": ["-m", "mcp_jupyter.demo"]}
 

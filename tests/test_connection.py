@@ -92,6 +92,29 @@ def test_arguments_checked_against_schema(demo_inproc):
         demo_inproc.call("add", a="one", b=2)
 
 
+def _sent_arguments(conn) -> dict:
+    """The arguments of the last tools/call that went over the wire."""
+    calls = [e for e in conn.history if e.direction == "send" and e.method == "tools/call"]
+    return calls[-1].message["params"]["arguments"]
+
+
+def test_none_means_not_given(demo_stdio):
+    """None for an optional argument whose schema does not allow null leaves it out (the server's
+    default applies); one whose schema allows null is sent as null; a required one is an error."""
+    result = demo_stdio.call("table", rows=None)  # rows: integer, default 5
+    assert not result.is_error and len(result.structured["result"]) == 5
+    assert _sent_arguments(demo_stdio) == {}
+    report = demo_stdio.call("weather", {"city": "Paris", "units": None})  # units: enum, default metric
+    assert _sent_arguments(demo_stdio) == {"city": "Paris"} and report.structured["units"] == "metric"
+    user = {"name": "Ada", "email": "ada@example.org", "address": {"street": "1 Main St", "city": "Delft"}}
+    created = demo_stdio.call("create_user", user=user, tags=None)  # tags: list[str] | None
+    assert _sent_arguments(demo_stdio) == {"user": user, "tags": None}
+    assert not created.is_error and created.structured["tags"] == []
+    with pytest.raises(mj.InvalidArguments, match=r"argument 'message' .* is required .* cannot be None"):
+        demo_stdio.call("echo", message=None)
+    assert _sent_arguments(demo_stdio) == {"user": user, "tags": None}  # nothing was sent
+
+
 def test_resources_templates_and_reads(demo_stdio):
     uris = demo_stdio.resources.keys()
     assert {"demo://readme", "demo://data.csv", "demo://logo.png"} <= set(uris)
@@ -153,12 +176,12 @@ def test_logging_notifications(demo_stdio):
     demo_stdio.set_log_level("debug")
     before = len(demo_stdio.logs)
     demo_stdio.call("log_messages", message="hi")
-    levels = [e.level for e in list(demo_stdio.logs)[before:]]
+    levels = [e.level for e in demo_stdio.logs[before:]]  # a list snapshot: it slices
     assert levels == ["debug", "info", "notice", "warning", "error"]
     demo_stdio.set_log_level("warning")
     before = len(demo_stdio.logs)
     demo_stdio.call("log_messages", message="hi")
-    assert [e.level for e in list(demo_stdio.logs)[before:]] == ["warning", "error"]
+    assert [e.level for e in demo_stdio.logs[-2:]] == ["warning", "error"]
 
 
 def test_subscription_callback(everything, demo_stdio):

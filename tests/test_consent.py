@@ -15,7 +15,7 @@ import pytest
 
 import mcp_jupyter as mj
 from mcp_jupyter import consent
-from mcp_jupyter.consent.frontend import main_thread_blocked, register_presenter
+from mcp_jupyter.consent.presenters import main_thread_blocked, register_presenter
 from mcp_jupyter.demo import create_server
 
 from .llm_endpoint import LLMEndpoint

@@ -11,7 +11,7 @@ from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 import mcp_jupyter as mj
 from mcp_jupyter import consent
-from mcp_jupyter.consent.frontend import register_presenter
+from mcp_jupyter.consent.presenters import register_presenter
 from mcp_jupyter.demo import create_server
 from mcp_jupyter.widgets.consent_cards import ElicitationCard, SamplingCard, card_for
 

@@ -98,6 +98,47 @@ def test_50000_json_object_blocks_are_one_table_with_columns(hostile):
     assert eval(expr, {"pd": pd, "json": json, "bare": bare}).shape == (N, 3)
 
 
+class CountedText:
+    """A text block (the display reads blocks by attribute) that counts how often its text is read."""
+
+    type = "text"
+    annotations = None
+
+    def __init__(self, text: str, reads: list[int]) -> None:
+        self._text, self._reads = text, reads
+
+    @property
+    def text(self) -> str:
+        self._reads[0] += 1
+        return self._text
+
+
+def test_drawing_a_list_reads_only_the_rows_it_shows(hostile):
+    result = hostile.call("many_rows")
+    reads = [0]
+    counted = ToolResult(
+        [CountedText(b.text, reads) for b in result.content], result.structured, False, result.tool
+    )
+    markup = content.tool_result_html(counted)
+    # 200 rows drawn from 200 blocks read once each; the other 49,800 only counted by their type
+    assert reads[0] == content.ROW_LIMIT
+    assert "50,000 text blocks" in markup and "the first 200 each a JSON object with the same keys" in markup
+    assert "49,800 more rows not shown" in markup and _rows(markup) == 2 * content.ROW_LIMIT  # + structured
+    # the structured table is built from its shown rows too: a nested value past them changes nothing
+    result.structured["result"][-1]["note"] = {"nested": True}
+    assert "(50,000 rows)" in content.structured_html(result.structured, where="result.structured")
+
+
+def test_a_called_result_is_not_validated_again_to_be_shown(hostile):
+    result = hostile.call("many_rows")
+    assert result.tool.output_schema and result._checked[0] is result.tool.output_schema
+    assert result._checked[1] is result.structured and result._checked[2] == ()  # checked by the SDK
+    assert "matches outputSchema" in content.tool_result_html(result)
+    result.structured = {"result": "seven"}  # replaced: checked again
+    assert result.schema_errors() == ["result: 'seven' is not of type 'array'"]
+    assert "does not match outputSchema" in content.tool_result_html(result)
+
+
 def test_mixed_blocks_merge_only_runs_of_small_text():
     blocks = [TextContent(type="text", text="intro <b>")]
     blocks += [TextContent(type="text", text=json.dumps({"a": i, "b": "x"})) for i in range(30)]

@@ -164,6 +164,10 @@ def test_garbage_on_stdout_is_reported_not_hung():
         assert conn.call("add", a=1, b=2).structured == {"result": 3}
         assert any(e.kind == "invalid" for e in conn.history)
         assert "'Hello! I am not JSON-RPC.'" in conn.warnings[0]
+        snapshot = conn.warnings[-3:]  # a list, so it slices
+        assert isinstance(snapshot, list) and snapshot == list(conn.warnings)[-3:]
+        snapshot.clear()  # a copy: the connection's own record is untouched
+        assert conn.warnings
     finally:
         conn.close()
     with pytest.raises(mj.ConnectionFailed, match="handshake within 3 s"):

@@ -18,8 +18,8 @@ SCRIPT = "scripts/check_layers.py"
 MARK = "# <- violation"
 
 # A small package that respects every rule: one module per layer and island, each importing downwards,
-# an island importing its allowed base modules, the magics using the serve allowance, and one shim that
-# nobody inside the package imports.
+# an island importing its allowed base modules (the _compat seam among them), the magics using the serve
+# allowance and the testing layer, which uses the client.
 CLEAN = {
     "__init__.py": """
         from . import cli
@@ -31,8 +31,11 @@ CLEAN = {
     "magics/__init__.py": "",
     "magics/commands.py": """
         from ..widgets import form
+        from ..testing import checking
         from mcp_jupyter.serve import handle
     """,
+    "testing/__init__.py": "",
+    "testing/checking.py": "from ..client import connection\nfrom mcp_jupyter.display import html\n",
     "widgets/__init__.py": "",
     "widgets/form.py": "from mcp_jupyter.display import html\nfrom . import style\n",
     "widgets/style.py": "",
@@ -66,17 +69,19 @@ CLEAN = {
     "serve/__init__.py": "from .handle import serve\n",
     "serve/handle.py": """
         from .. import runtime
+        from .._compat import uvicorn
         from mcp_jupyter.errors import MCPJupyterError
 
 
         def serve():
             pass
     """,
-    "bridge.py": "from mcp_jupyter.serve import handle\n",
+    "serve/bridge.py": "from mcp_jupyter.serve import handle\n",
+    "_compat/__init__.py": "",
+    "_compat/uvicorn.py": "import uvicorn\n",
     "demo/__init__.py": "",
     "demo/__main__.py": "from .app import main\n",
     "demo/app.py": "import json\n\n\ndef main():\n    pass\n",
-    "connection.py": "from mcp_jupyter.client.connection import connect  # old import path\n",
 }
 
 
@@ -172,8 +177,8 @@ def test_import_module_with_a_string_literal(tmp_path):
         def present():
             importlib.import_module("mcp_jupyter.widgets.x")  {MARK}
     """
-    package = make_package(tmp_path, consent__frontend=source)
-    assert_fails_at(package, "consent/frontend.py", "imports mcp_jupyter.widgets.x (layer widgets)")
+    package = make_package(tmp_path, consent__presenters=source)
+    assert_fails_at(package, "consent/presenters.py", "imports mcp_jupyter.widgets.x (layer widgets)")
 
 
 def test_relative_import_module_call(tmp_path):
@@ -204,8 +209,8 @@ def test_demo_island_imports_nothing_of_the_package(tmp_path):
 
 
 def test_only_the_app_layer_imports_an_island(tmp_path):
-    package = make_package(tmp_path, client__batch=f"import mcp_jupyter.bridge  {MARK}\n")
-    assert_fails_at(package, "client/batch.py", "imports mcp_jupyter.bridge (island serve), an island")
+    package = make_package(tmp_path, client__batch=f"import mcp_jupyter.serve.bridge  {MARK}\n")
+    assert_fails_at(package, "client/batch.py", "imports mcp_jupyter.serve.bridge (island serve), an island")
 
 
 def test_an_unmapped_module_is_an_error(tmp_path):
@@ -215,9 +220,16 @@ def test_an_unmapped_module_is_an_error(tmp_path):
     )
 
 
-def test_internal_code_must_not_import_a_shim(tmp_path):
-    package = make_package(tmp_path, display__tables=f"from mcp_jupyter.connection import connect  {MARK}\n")
-    assert_fails_at(package, "display/tables.py", "imports mcp_jupyter.connection (shim of client)", "shim")
+def test_the_client_must_not_import_the_testing_layer(tmp_path):
+    package = make_package(tmp_path, client__batch=f"from mcp_jupyter.testing import checking  {MARK}\n")
+    assert_fails_at(
+        package, "client/batch.py", "imports mcp_jupyter.testing.checking (layer testing)", "above it"
+    )
+
+
+def test_the_compat_seam_imports_nothing_above_the_base_layer(tmp_path):
+    package = make_package(tmp_path, _compat__uvicorn=f"from mcp_jupyter.client import connection  {MARK}\n")
+    assert_fails_at(package, "_compat/uvicorn.py", "(layer base) imports mcp_jupyter.client.connection")
 
 
 def test_type_checking_only_upward_import_is_allowed(tmp_path):

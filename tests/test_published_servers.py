@@ -75,8 +75,10 @@ def test_a_1x_sdk_server_without_templates_lists_none_and_says_so(tmp_path):
         db.call("create_table", query="CREATE TABLE t (a INTEGER, b TEXT)")
         db.call("write_query", query="INSERT INTO t VALUES (1, 'x'), (2, 'y')")
         rows = db.call("read_query", query="SELECT * FROM t ORDER BY a")
-        with pytest.raises(ValueError, match=r"a Python literal, not JSON.*ast.literal_eval\(result.text\)"):
-            rows.to_dataframe()  # the server sends str(rows): said plainly, with the way out
+        assert rows.text == "[{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]"  # str(rows), not JSON
+        frame = rows.to_dataframe()  # parsed as a literal (never run), and it says so
+        assert frame.to_dict("records") == [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]
+        assert frame.attrs["parsed_from"] == "python literal" and "Python literal" in repr(frame)
 
 
 def test_fetch_server_catches_a_typo_before_anything_is_fetched():

@@ -532,3 +532,93 @@ def test_real_tool_schemas_build_round_trip_and_validate(key: str) -> None:
 def test_form_error_str_names_the_field() -> None:
     assert str(FormError(("a", 0, "b"), "bad")) == "a[0].b: bad"
     assert str(FormError((), "bad")) == "(form): bad"
+
+
+# -- a tool whose arguments are `$ref`s, through a real connection -------------------------------
+
+
+def _ref_server(schema: dict) -> Any:
+    """An in-process MCPServer with one tool, ``get_user``, whose inputSchema is ``schema``."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("refs")
+
+    def get_user(
+        id: str | None = None, tags: list | None = None, remote: Any = None, n: int | None = None
+    ) -> str:
+        given = {"id": id, "tags": tags, "remote": remote, "n": n}
+        return json.dumps({k: v for k, v in given.items() if v is not None})
+
+    server.add_tool(get_user, name="get_user")
+    for tool in server._tool_manager.list_tools():  # the schema as a server author wrote it
+        tool.parameters = schema
+    return server
+
+
+REF_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"$ref": "#/$defs/userId"},
+        "tags": {"$ref": "#/definitions/tags"},
+        "loop": {"$ref": "#/$defs/a"},
+    },
+    "required": ["id"],
+    "$defs": {
+        "userId": {"$ref": "#/$defs/userIdBase"},  # a ref to a ref
+        "userIdBase": {"type": "string", "pattern": "^u[0-9]+$"},
+        "a": {"$ref": "#/$defs/b"},  # a cycle: described as "any", never followed forever
+        "b": {"$ref": "#/$defs/a"},
+    },
+    "definitions": {"tags": {"type": "array", "items": {"type": "string"}}},
+}
+
+
+def test_a_local_ref_is_described_by_what_it_points_to() -> None:
+    import mcp_jupyter as mj
+    from mcp_jupyter.display import tables
+    from mcp_jupyter.magics import parser
+    from mcp_jupyter.widgets.fields import StringField
+
+    conn = mj.connect("refs", _ref_server(REF_SCHEMA))
+    try:
+        with pytest.raises(mj.InvalidArguments) as caught:
+            conn.call("get_user", id="x")
+        assert "id*: string (pattern ^u[0-9]+$), tags: array, loop: any" in str(caught.value)
+        assert json.loads(conn.call("get_user", id="u7", tags=["a"]).text) == {"id": "u7", "tags": ["a"]}
+        assert "<code>id*</code> string, <code>tags</code> array, <code>loop</code>" in tables.tools_html(
+            conn.tools
+        )
+        # %mcp call get_user id=123 sends the string "123" the schema asks for, not a number
+        typed = parser.parse_pairs(["id=123"], {})
+        assert parser.convert_arguments(typed, REF_SCHEMA, "get_user") == {"id": "123"}
+        with pytest.raises(parser.MagicUsageError, match=r"needs id \(string \(pattern"):
+            parser.convert_arguments({}, REF_SCHEMA, "get_user")
+        form = conn.tools["get_user"].form()
+        field = field_at(form.form, "id")
+        assert isinstance(field, StringField) and "(pattern ^u[0-9]+$)" in field._header.value
+    finally:
+        conn.close()
+
+
+def test_a_tool_with_a_network_ref_never_fetches_it(schema_server: tuple[str, list]) -> None:
+    import mcp_jupyter as mj
+    from mcp_jupyter.display import tables
+
+    base, hits = schema_server
+    schema = {
+        "type": "object",
+        "properties": {"remote": {"$ref": f"{base}/remote.json"}, "n": {"type": "integer"}},
+        "required": ["remote"],
+    }
+    conn = mj.connect("network-ref", _ref_server(schema))
+    try:
+        with pytest.raises(mj.InvalidArguments, match=r"remote\*: any, n: integer"):
+            conn.call("get_user", remote="x", n="not a number")  # checked locally, the ref unfetched
+        assert json.loads(conn.call("get_user", remote="x", n=1).text) == {"remote": "x", "n": 1}
+        assert "<code>remote*</code>, <code>n</code> integer" in tables.tools_html(conn.tools)
+        form = conn.tools["get_user"].form()
+        assert isinstance(field_at(form.form, "remote"), RawField)
+        assert conn.check(call=True) is not None  # the conformance check reads the schemas too
+    finally:
+        conn.close()
+    assert hits == [], f"a network $ref was fetched: {hits}"

@@ -27,7 +27,7 @@ def test_handle_gives_ready_to_paste_configs(handle):
         "headers": {"Authorization": f"Bearer {handle.token}"},
     }
     bridge = json.loads(snippets["claude_desktop"])["mcpServers"]["notebook"]
-    assert bridge["args"][:3] == ["-m", "mcp_jupyter.bridge", handle.url]
+    assert bridge["args"][:3] == ["-m", "mcp_jupyter.serve.bridge", handle.url]
     assert bridge["env"]["MCP_JUPYTER_TOKEN"] == handle.token
     assert "--cli" in snippets["inspector"] and handle.url in snippets["mcp_connect"]
 

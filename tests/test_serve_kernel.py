@@ -220,7 +220,7 @@ def test_bridge_relays_stdio_to_the_kernel_server(endpoint):
     async def session():
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "mcp_jupyter.bridge", url, "--token-env", "NB_TOKEN"],
+            args=["-m", "mcp_jupyter.serve.bridge", url, "--token-env", "NB_TOKEN"],
             env={"NB_TOKEN": token, "PYTHONPATH": str(REPO)},
         )
         async with Client(params, mode="legacy") as client:

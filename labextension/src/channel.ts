@@ -136,10 +136,12 @@ export class McpChannel implements IMcpChannel {
       };
       this._snapshotChanged.emit(this._snapshot);
     }
-    this._messageReceived.emit(data);
     if (!wasOpen) {
+      // Before the message: plugins (sign-in) connect to `messageReceived` when a channel opens, and
+      // the first message may be theirs (an `auth.signin` sent with the hello, before the snapshot).
       this._onStateChanged(this);
     }
+    this._messageReceived.emit(data);
   }
 
   private _onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {

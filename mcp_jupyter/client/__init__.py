@@ -9,6 +9,7 @@ Modules, one concept each (docs/architecture.md):
 - :mod:`.items`        what a server offers: tools, resources, templates, prompts, listings
 - :mod:`.results`      what requests return: tool/resource/prompt results, content blocks, logs
 - :mod:`.batch`        ``conn.map``: one tool over many inputs
+- :mod:`.spec`         ``conn.spec``: how a connection was made, picklable, without secret values
 - :mod:`.transports`   targets (command, URL, in-process) and the HTTP/SSE transports
 - :mod:`.stdio`        the stdio transport, robust to what a server writes
 - :mod:`.uri_template` RFC 6570 expansion for resource templates
@@ -35,10 +36,12 @@ from .registry import (
     get_connection,
 )
 from .results import PromptResult, ResourceResult, ToolResult
+from .spec import ConnectionSpec
 from .tasks import Task, TaskTable
 
 __all__ = [
     "Connection",
+    "ConnectionSpec",
     "History",
     "Prompt",
     "PromptResult",

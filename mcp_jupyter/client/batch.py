@@ -72,7 +72,8 @@ def _finish(rows: list[dict], frame: Any, results: list[Any], errors: str, as_da
     return out
 
 
-def _in_notebook() -> bool:
+def in_notebook() -> bool:
+    """Whether this runs in a notebook kernel (where progress bars are shown by default)."""
     try:
         from IPython import get_ipython
 
@@ -95,7 +96,7 @@ async def map_tool(
 ) -> Any:
     """``conn.map`` / ``conn.amap`` on the runtime loop (see their docstring)."""
     rows, frame = _normalize_inputs(inputs)
-    show_bar = progress_bar or (progress_bar is None and _in_notebook())
+    show_bar = progress_bar or (progress_bar is None and in_notebook())
     bar = (
         views.make("map_progress", len(rows), tool) if show_bar and views.registered("map_progress") else None
     )

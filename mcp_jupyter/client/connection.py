@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import views
+from .. import extending, views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
-from .features.checks import ChecksFeature
 from .features.tasks import TasksFeature
 from .history import History
+from .results import LogEntry
 from .session import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_TIMEOUT,
@@ -25,17 +25,19 @@ from .session import (
     DEFAULT_TIMEOUT,
     Session,
 )
+from .spec import ConnectionSpec, spec_of
 from .stdio import DEFAULT_MAX_LINE_BYTES
 from .twins import blocking, on_runtime
 
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
-class Connection(
-    ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, ChecksFeature, TasksFeature
-):
+class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, TasksFeature):
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
-    name) or ``Connection(name, target).open()`` (not registered)."""
+    name) or ``Connection(name, target).open()`` (not registered).
+
+    ``check``/``acheck`` and ``record`` come from the testing layer (:mod:`mcp_jupyter.testing`),
+    which the package root attaches: linting and recording are not MCP features."""
 
     def __init__(
         self,
@@ -122,9 +124,11 @@ class Connection(
         return self._session.target
 
     @property
-    def spec(self) -> Any:
-        """The parsed target (kind, argv or URL, env, headers)."""
-        return self._session.spec
+    def spec(self) -> ConnectionSpec:
+        """How this connection was made, without secret values (env and header *names*): picklable;
+        ``conn.spec.connect()`` opens a new connection from it, here or on another machine
+        (:class:`~mcp_jupyter.client.spec.ConnectionSpec`)."""
+        return spec_of(self._session)
 
     @property
     def mode(self) -> str:
@@ -165,14 +169,19 @@ class Connection(
         return self._session.history
 
     @property
-    def logs(self) -> Any:
-        """Log messages the server sent (newest last; the oldest are dropped past 2,000)."""
-        return self._session.logs
+    def logs(self) -> list[LogEntry]:
+        """Log messages the server sent (newest last; the oldest are dropped past 2,000).
+
+        A snapshot: a new list on each access, so it slices (``conn.logs[-3:]``) and does not
+        change while you look at it."""
+        return list(self._session.logs)
 
     @property
     def warnings(self) -> list[str]:
-        """Problems noticed on the connection that did not fail a request (garbage output...)."""
-        return self._session.warnings
+        """Problems noticed on the connection that did not fail a request (garbage output...).
+
+        A snapshot (newest last): a new list on each access, so ``conn.warnings[-3:]`` works."""
+        return list(self._session.warnings)
 
     @property
     def stderr(self) -> str:
@@ -206,3 +215,7 @@ class Connection(
 
     def __repr__(self) -> str:
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
+
+
+# The composition root adds the testing layer's check/acheck/record here (mcp_jupyter/extending.py).
+extending.ready("Connection", Connection)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -173,7 +173,9 @@ ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | Embedde
 def wrap_block(block: Any) -> ContentBlock:
     """Wrap one SDK content block."""
     kind = getattr(block, "type", None)
-    annotations = _dump(getattr(block, "annotations", None))
+    annotations = getattr(block, "annotations", None)
+    if annotations is not None:  # most blocks have none: no call for them (a list sends 50,000)
+        annotations = _dump(annotations)
     if kind == "text":
         return TextBlock(block.text, annotations, block)
     if kind == "image":
@@ -205,20 +207,6 @@ def wrap_block(block: Any) -> ContentBlock:
     return UnknownBlock(str(kind), data or {}, block)
 
 
-def _is_python_records(text: str) -> bool:
-    """Whether ``text`` is a Python literal list of dicts (some servers send ``str(rows)``)."""
-    import ast
-
-    try:
-        return _is_records(ast.literal_eval(text[:1_000_000]))
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return False
-
-
-def _is_records(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(r, Mapping) for r in value)
-
-
 def _joined_text(blocks: Sequence[ContentBlock]) -> str:
     return "\n".join(b.text for b in blocks if isinstance(b, TextBlock))
 
@@ -237,6 +225,8 @@ class ToolResult:
     server: str | None = None
     raw: Any = field(default=None, repr=False)
     arguments: dict | None = field(default=None, repr=False)  # what the tool was called with
+    # (outputSchema, structured, problems) of the last schema check: see schema_errors()
+    _checked: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_sdk(cls, result: Any, tool: Tool | None = None, server: str | None = None) -> ToolResult:
@@ -256,7 +246,7 @@ class ToolResult:
             return self.structured
         try:
             return json.loads(self.text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
             return self.text
 
     @property
@@ -265,80 +255,56 @@ class ToolResult:
         return [b for b in self.content if isinstance(b, ImageBlock)]
 
     def schema_errors(self) -> list[str]:
-        """Where the structured content disagrees with the tool's ``outputSchema`` (empty when fine)."""
+        """Where the structured content disagrees with the tool's ``outputSchema`` (empty when fine).
+
+        ``$ref``s resolve within the schema only; a network ``$ref`` is never fetched
+        (:func:`mcp_jupyter.schema.schema_problems`). The check runs once per result (again only
+        if ``structured`` or the tool's schema is replaced), and a result from ``conn.call`` comes
+        already checked: the SDK validates structured content against the listed ``outputSchema``
+        before returning it (a result that does not match is an error, not a result).
+        """
         if self.tool is None or not self.tool.output_schema or self.is_error:
             return []
         if self.structured is None:
             return ["the tool declares an outputSchema but returned no structuredContent"]
-        import jsonschema
+        schema, structured = self.tool.output_schema, self.structured
+        checked = self._checked
+        if checked is None or checked[0] is not schema or checked[1] is not structured:
+            from ..schema import schema_problems
 
-        validator_cls = jsonschema.validators.validator_for(
-            self.tool.output_schema, jsonschema.Draft202012Validator
-        )
-        try:
-            validator = validator_cls(self.tool.output_schema)
-            return [
-                f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
-                for e in validator.iter_errors(self.structured)
-            ][:20]
-        except jsonschema.SchemaError as exc:
-            return [f"the tool's outputSchema is itself invalid: {exc.message}"]
+            checked = self._checked = (schema, structured, tuple(schema_problems(structured, schema) or ()))
+        return list(checked[2])
 
-    def to_dataframe(self, field: str | None = None) -> Any:
-        """Tabular data as a DataFrame: structured content (or JSON text) that is a list of records,
-        a dict holding one such list (or the list under ``field``), or one flat record.
+    def _checked_by_sdk(self) -> None:
+        """Record that the SDK found the structured content valid for the tool's outputSchema."""
+        if self.tool is not None and self.tool.output_schema and self.structured is not None:
+            self._checked = (self.tool.output_schema, self.structured, ())
 
-        Anything else raises ``ValueError`` saying why it is not a table and, when a field of the
-        result holds one, how to ask for it (``result.to_dataframe("entities")``).
+    def to_dataframe(self, field: str | None = None, *, header: bool | None = None) -> Any:
+        """The result as a pandas DataFrame, from its ``data`` (structured content, else the text
+        parsed as JSON, else the text parsed as a Python literal).
+
+        - ``field``: the field of the data that holds the table (``result.to_dataframe("entities")``).
+          Without it, an object's one field that holds a list of records or rows is the table (a
+          sole field holding any list too), and an object of scalars is a one-row table.
+        - A list of records (objects) gives a column per key; a list of rows (lists) gives a row
+          per list, and its first row is the header when every cell of it is a string
+          (``header=True`` makes it the header anyway, ``header=False`` keeps it as data, with
+          numbered columns); a list of single values gives one ``value`` column. So a
+          spreadsheet answer ``{"range": "A1:B3", "values": [["region", "amount"], ...]}`` is a
+          table with the columns ``region`` and ``amount``.
+        - Text that is a Python literal (a server that sends ``str(rows)``) is parsed with
+          ``ast.literal_eval``, which builds plain values and never runs code, up to
+          ``mcp_jupyter.client.frames.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
+          its repr and in ``df.attrs["parsed_from"]`` (``"python literal"``).
+
+        Anything else raises ``ValueError`` saying why it is not a table and the call (or
+        attribute) that gets the data instead; a suggested call is checked to work before the
+        message offers it.
         """
-        import pandas as pd
+        from .frames import to_dataframe
 
-        data = self.data
-        if field is not None:
-            if not isinstance(data, Mapping) or field not in data:
-                keys = (
-                    ", ".join(map(repr, data)) if isinstance(data, Mapping) else "none (it is not an object)"
-                )
-                raise ValueError(f"this result has no field {field!r}; its fields: {keys}")
-            data = data[field]
-        elif isinstance(data, Mapping):
-            tables = [key for key, value in data.items() if _is_records(value)]
-            lists = [key for key, value in data.items() if isinstance(value, list)]
-            if len(tables) == 1:
-                data = data[tables[0]]
-            elif len(lists) == 1 and len(data) == 1:
-                data = data[lists[0]]
-            elif lists:
-                choices = " or ".join(f"result.to_dataframe({k!r})" for k in (tables or lists)[:4])
-                raise ValueError(
-                    f"this result holds several lists ({', '.join(map(repr, lists))}), so it is not one table: "
-                    f"pick one with {choices}"
-                )
-            elif all(not isinstance(v, Mapping | list) for v in data.values()):
-                data = [data]  # one flat record: a one-row table
-            else:
-                raise ValueError(
-                    "this result is a nested object, not a table; read it as result.data (or result.structured)"
-                )
-        if isinstance(data, list):
-            if _is_records(data) or not data:
-                return pd.DataFrame.from_records(data)
-            if all(not isinstance(v, Mapping | list) for v in data):
-                return pd.DataFrame({"value": data})
-            raise ValueError(
-                "this list mixes records and other values, so it is not one table; read result.data"
-            )
-        kind = type(data).__name__
-        preview = repr(data)[:80]
-        if isinstance(data, str) and _is_python_records(data):
-            raise ValueError(
-                "this result's text is a Python literal, not JSON, so the server sent no table; if you "
-                "trust it is plain data: pd.DataFrame(ast.literal_eval(result.text))"
-            )
-        raise ValueError(
-            f"this result is not tabular: its data is a {kind} ({preview}...). A table comes from structured "
-            "content (or JSON text) holding a list of objects; read result.text or result.content instead"
-        )
+        return to_dataframe(self.data, self.text, field, header)
 
     def __repr__(self) -> str:
         kinds = ", ".join(b.type for b in self.content)

@@ -149,6 +149,8 @@ class Session:
         self._owner_scope: Any = None
         self._owner_done: Any = None  # anyio.Event: the owner task has exited the client
         self._validators: dict[str, Any] = {}
+        # tool name -> (the listed tool, its properties whose schema accepts null)
+        self._nullable: dict[str, tuple[Any, frozenset[str]]] = {}
         self._warned_extras: set[str] = set()
         self._listen_scope: Any = None
         self._listen_done: Any = None
@@ -267,9 +269,9 @@ class Session:
         spec = self.spec
         if spec.kind == "inprocess":
             if self.mode == "legacy":
-                from mcp.client._memory import InMemoryTransport
+                from .._compat.mcp_sdk import in_memory_transport
 
-                return [("in-process", self._record(InMemoryTransport(_lowlevel(spec.server))))]
+                return [("in-process", self._record(in_memory_transport(spec.server)))]
             return [("in-process", spec.server)]
         if spec.kind == "stdio":
             check_command(spec.argv, spec.cwd)
@@ -599,33 +601,41 @@ class Session:
         return listing[key]  # raises ToolNotFound / PromptNotFound / ResourceNotFound
 
     # -- arguments -------------------------------------------------------------------------
-    def check_arguments(self, tool: Any, args: dict) -> None:
-        """Check arguments against the tool's inputSchema before sending (cached validators).
+    def check_arguments(self, tool: Any, args: dict) -> dict:
+        """Check arguments against the tool's inputSchema before sending (cached validators) and
+        return the arguments to send.
 
         A name close to a declared argument is a typo and an error, even where the schema allows
-        extra properties; other undeclared names are sent, with a warning once per tool. Schema
-        defaults are applied before validating, so a call the server would accept (a required
-        argument that has a default) is never refused here.
+        extra properties; other undeclared names are sent, with a warning once per tool. ``None``
+        means "not given", as it does for a Python parameter: an argument whose schema does not
+        allow null is left out when it is None (a required one is an error), while one that allows
+        null (``type: [X, "null"]``, ``anyOf`` with null) is sent as null. Schema defaults are
+        applied before validating, so a call the server would accept (a required argument that
+        has a default) is never refused here.
         """
         self._check_names(tool, args)
+        if None in args.values():
+            args = self._omit_unset(tool, args)
         cached = self._validators.get(tool.name)
         if cached is None or cached[0] is not tool:
             cached = (tool, quick_check(tool.input_schema), _make_validator(tool.input_schema))
             self._validators[tool.name] = cached
         _tool, quick, check = cached
         if (quick is not None and quick(args)) or check is None or check.is_valid(args):
-            return
+            return args
         from ..schema import apply_defaults
 
-        args = apply_defaults(tool.input_schema, dict(args))
-        if check.is_valid(args):
-            return
+        filled = apply_defaults(tool.input_schema, dict(args))
+        if check.is_valid(filled):
+            return args
         problems = []
-        for error in sorted(check.iter_errors(args), key=lambda e: list(e.absolute_path))[:5]:
+        for error in sorted(check.iter_errors(filled), key=lambda e: list(e.absolute_path))[:5]:
             where = "/".join(map(str, error.absolute_path))
             problems.append(f"{where}: {error.message}" if where else error.message)
+        from ..schema import describe_property
+
         expected = ", ".join(
-            f"{p}{'*' if p in tool.required else ''}: {s.get('type', 'any') if isinstance(s, dict) else 'any'}"
+            f"{p}{'*' if p in tool.required else ''}: {describe_property(s, tool.input_schema)}"
             for p, s in tool.parameters.items()
         )
         raise E.InvalidArguments(
@@ -634,6 +644,33 @@ class Session:
             + f". Expected ({'*' + ' = required' if tool.required else 'no required arguments'}): {expected or 'none'}",
             server=self.name,
         )
+
+    def _omit_unset(self, tool: Any, args: dict) -> dict:
+        """``args`` without the None values whose property schema does not accept null."""
+        cached = self._nullable.get(tool.name)
+        if cached is None or cached[0] is not tool:
+            from ..schema import is_valid_for, make_validator
+
+            root = make_validator(tool.input_schema)
+            nullable = frozenset(
+                name for name, prop in tool.parameters.items() if is_valid_for(root, prop, None)
+            )
+            cached = self._nullable[tool.name] = (tool, nullable)
+        nullable = cached[1]
+        kept = {}
+        for key, value in args.items():
+            if value is not None or key in nullable:
+                kept[key] = value
+            elif key in tool.required:
+                from ..schema import describe_property
+
+                raise E.InvalidArguments(
+                    f"argument {key!r} of tool {tool.name!r} on server {self.name!r} is required and "
+                    f"its schema does not allow null, so it cannot be None (None means 'not given'); "
+                    f"pass a value of type {describe_property(tool.parameters.get(key), tool.input_schema)}",
+                    server=self.name,
+                )
+        return kept
 
     def _check_names(self, tool: Any, args: dict) -> None:
         declared = tool.parameters
@@ -1015,15 +1052,13 @@ def quick_check(schema: Any) -> Callable[[dict], bool] | None:
 
 
 def _make_validator(schema: dict) -> Any:
-    import jsonschema
+    """The argument check for a tool's inputSchema (never fetching a network ``$ref``), or None
+    when the schema itself is broken."""
+    from ..schema import make_validator
 
     try:
-        cls = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)
-        cls.check_schema(schema)
-        return cls(schema)
+        validator = make_validator(schema, formats=False)
+        validator.check_schema(validator.schema)
+        return validator
     except Exception:  # noqa: BLE001 - a server's broken schema must not block calls; the server decides
         return None
-
-
-def _lowlevel(server: Any) -> Any:
-    return getattr(server, "_lowlevel_server", server)

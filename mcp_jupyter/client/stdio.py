@@ -1,8 +1,10 @@
 """The stdio transport: a server process's stdin/stdout as JSON-RPC streams, robust to what it writes.
 
-The SDK's ``stdio_client`` spawns and stops the process well (its own process group, stdin EOF,
-SIGTERM, SIGKILL), and this module reuses exactly that. Its *reader* is replaced, because a server's
-stdout is untrusted and the reader is shared by every connection's runtime thread:
+The server is spawned the way the SDK's ``stdio_client`` spawns it (its own process group on POSIX,
+a Job Object on Windows, the SDK's safe default environment) and stopped as the spec says (stdin
+EOF, SIGTERM, SIGKILL, each after a grace, always to the whole group). The *reader* differs from the
+SDK's, because a server's stdout is untrusted and the reader is shared by every connection's
+runtime thread:
 
 - bytes that are not UTF-8 are replaced (U+FFFD) and reported once per line in the connection's
   warnings, instead of raising inside the SDK's reader, which then waited forever in its drain
@@ -141,16 +143,8 @@ async def stdio_streams(
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Spawn the server and yield ``(read_stream, write_stream)`` of ``SessionMessage`` objects."""
     import anyio
-    from mcp.client import stdio as sdk_stdio
 
-    command = await sdk_stdio._get_executable_command(argv[0])
-    process = await sdk_stdio._create_platform_compatible_process(
-        command=command,
-        args=argv[1:],
-        env=sdk_stdio.get_default_environment() | (env or {}),
-        errlog=errlog,
-        cwd=cwd,
-    )
+    process = await spawn(argv, env=env, cwd=cwd, errlog=errlog)
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
     writer_done = anyio.Event()
@@ -203,6 +197,24 @@ async def stdio_streams(
             tasks.cancel_scope.cancel()
 
 
+async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None, errlog: Any) -> Any:
+    """Start the server with pipes for stdin and stdout, in a kill scope of its own: a new session
+    (process group) on POSIX, a Job Object on Windows; its environment is the SDK's safe default
+    (PATH, HOME, ...) plus ``env``."""
+    import sys
+
+    import anyio
+    from mcp.client.stdio import get_default_environment
+
+    environment = get_default_environment() | (env or {})
+    if sys.platform == "win32":  # pragma: no cover - the SDK's Job Object handling (public mcp.os)
+        from mcp.os.win32.utilities import create_windows_process, get_windows_executable_command
+
+        command = await anyio.to_thread.run_sync(get_windows_executable_command, argv[0])
+        return await create_windows_process(command, argv[1:], environment, errlog, cwd)
+    return await anyio.open_process(argv, env=environment, stderr=errlog, cwd=cwd, start_new_session=True)
+
+
 async def stop_process(process: Any, *, grace: float) -> None:
     """Stop a server as the spec says (stdin EOF, then SIGTERM, then SIGKILL), each step after
     ``grace`` seconds, and always to its whole process group: a server's own children go too,
@@ -210,20 +222,50 @@ async def stop_process(process: Any, *, grace: float) -> None:
     import signal
     import sys
 
-    from mcp.client import stdio as sdk_stdio
+    from .._compat.anyio import close_subprocess_transport
 
-    if sys.platform == "win32":  # pragma: no cover - the SDK's Job Object handling
-        await sdk_stdio._stop_server_process(process)
-        return
-    await sdk_stdio._close_pipe(process.stdin)
-    if not await sdk_stdio._wait_for_process_exit(process, grace):
-        _signal_group(process.pid, signal.SIGTERM)
-        if not await sdk_stdio._wait_for_process_exit(process, grace):
-            _signal_group(process.pid, signal.SIGKILL)
-            await sdk_stdio._wait_for_process_exit(process, 2.0)
-    _signal_group(process.pid, signal.SIGKILL)  # whatever of the group is left (grandchildren)
-    await sdk_stdio._close_pipe(process.stdout)
-    sdk_stdio._close_subprocess_transport(process)
+    await _close_pipe(process.stdin)
+    if sys.platform == "win32":  # pragma: no cover - the Job Object kills the tree at once
+        from mcp.os.win32.utilities import close_process_job, terminate_windows_process_tree
+
+        if not await _exited(process, grace):
+            await terminate_windows_process_tree(process)
+            await _exited(process, 2.0)
+        close_process_job(process)
+    else:
+        if not await _exited(process, grace):
+            _signal_group(process.pid, signal.SIGTERM)
+            if not await _exited(process, grace):
+                _signal_group(process.pid, signal.SIGKILL)
+                await _exited(process, 2.0)
+        _signal_group(process.pid, signal.SIGKILL)  # whatever of the group is left (grandchildren)
+    await _close_pipe(process.stdout)
+    close_subprocess_transport(process)
+
+
+async def _close_pipe(stream: Any) -> None:
+    """Close a pipe, whether it is open, already closed or broken."""
+    import anyio
+
+    try:
+        await stream.aclose()
+    except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        pass
+
+
+_EXIT_POLL = 0.01
+
+
+async def _exited(process: Any, timeout: float) -> bool:
+    """Whether the process exited within ``timeout`` seconds. It polls ``returncode``: on asyncio
+    3.11+ ``process.wait()`` also waits for the pipes' EOF, and a child that inherited them would
+    make an exited server look hung."""
+    import anyio
+
+    with anyio.move_on_after(timeout):
+        while process.returncode is None:
+            await anyio.sleep(_EXIT_POLL)
+    return process.returncode is not None
 
 
 def _signal_group(pid: int, signum: int) -> None:

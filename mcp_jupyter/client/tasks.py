@@ -473,7 +473,7 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
 
 
 async def _create_2025(session: Any, name: str, args: dict, ttl_ms: int) -> dict[str, Any]:
-    from .._compat.mcp_tasks import send_raw_request
+    from .._compat.mcp_sdk import send_raw_request
 
     client = session.require_client()
     params = {"name": name, "arguments": args, "task": {"ttl": ttl_ms}}

@@ -16,16 +16,12 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._compat.mcp_sdk import is_server_object
 from ..errors import ConnectionFailed
 
 __all__ = ["Target", "classify", "StderrCapture"]
 
 STDERR_TAIL_BYTES = 4000
-
-
-def is_server_object(obj: Any) -> bool:
-    """True for an in-process ``MCPServer`` or low-level ``Server`` (checked without importing the SDK)."""
-    return hasattr(obj, "_lowlevel_server") or type(obj).__module__.startswith("mcp.server")
 
 
 @dataclass
@@ -157,12 +153,32 @@ class StderrCapture:
             pass
 
 
-def http_client(target: Target, auth: Any = None, on_response: Any = None) -> Any:
-    """An ``httpx2.AsyncClient`` carrying the target's headers (and OAuth ``auth``), with MCP's
-    default timeouts; ``on_response`` (async) sees every response, e.g. to note a 401."""
-    from mcp.shared._httpx_utils import create_mcp_http_client
+HTTP_TIMEOUT = 30.0
+"""Seconds to connect, write or wait for a pooled connection (the SDK transports' default)."""
+HTTP_READ_TIMEOUT = 300.0
+"""Seconds between bytes of a response: a server may hold an event stream open (the SDK's default)."""
 
-    client = create_mcp_http_client(headers=target.headers or None, auth=auth)
+
+def http_client(
+    target: Target | None = None,
+    auth: Any = None,
+    on_response: Any = None,
+    *,
+    headers: Any = None,
+    timeout: Any = None,
+) -> Any:
+    """An ``httpx2.AsyncClient`` carrying the target's ``headers`` (and OAuth ``auth``), with the MCP
+    transports' timeouts unless ``timeout`` is given; ``on_response`` (async) sees every response,
+    e.g. to note a 401. Redirects are not followed: the SDK transports follow them within the origin."""
+    import httpx2
+
+    if target is not None:
+        headers = target.headers or None
+    client = httpx2.AsyncClient(
+        headers=headers,
+        timeout=timeout if timeout is not None else httpx2.Timeout(HTTP_TIMEOUT, read=HTTP_READ_TIMEOUT),
+        auth=auth,
+    )
     if on_response is not None:
         client.event_hooks["response"].append(on_response)
     return client
@@ -190,12 +206,7 @@ def sse_transport(target: Target, auth: Any = None, on_response: Any = None) -> 
     from mcp.client.sse import sse_client
 
     def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
-        from mcp.shared._httpx_utils import create_mcp_http_client
-
-        client = create_mcp_http_client(headers=headers, timeout=timeout, auth=auth)
-        if on_response is not None:
-            client.event_hooks["response"].append(on_response)
-        return client
+        return http_client(None, auth, on_response, headers=headers, timeout=timeout)
 
     return sse_client(target.url, headers=target.headers or None, auth=auth, httpx_client_factory=factory)
 

@@ -14,7 +14,7 @@ clicked the kernel's stdin prompt is used, and where nobody can answer (nbclient
 policy's ``headless`` rule decides (default: decline). ``responder(fn)`` scripts the answers.
 
 This package never imports widgets: the card UI registers itself as a presenter
-(:func:`.frontend.register_presenter`).
+(:func:`.presenters.register_presenter`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .core import broker, callbacks_for
-from .frontend import register_presenter, track_cells
 from .policy_book import Policy, RateLimit
+from .presenters import register_presenter, track_cells
 from .providers import (
     AnthropicProvider,
     CallableProvider,

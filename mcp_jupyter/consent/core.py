@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .audit_log import AuditLog
-from .frontend import StdinUnavailable, presenter, stdin_available, stdin_prompt
 from .policy_book import Policy, PolicyBook, RateLimiter
+from .presenters import StdinUnavailable, presenter, stdin_available, stdin_prompt
 from .providers import Provider, as_provider, choose_model
 from .requests import ConsentRequest, Decision, accept, approve, cancel, decline
 from .roots_manager import roots as _roots
@@ -479,8 +479,10 @@ def _with_defaults(schema: dict, content: dict) -> dict:
 def _schema_errors(schema: dict, content: Any) -> list[str]:
     import jsonschema
 
+    from ..schema import make_validator
+
     try:
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = make_validator(schema, formats=False)
         return [
             f"{'.'.join(map(str, e.absolute_path)) or '(form)'}: {e.message}"[:200]
             for e in validator.iter_errors(content)

@@ -111,6 +111,7 @@ from mcp_jupyter.demo._png import disc_png, logo_png, parse_color
 from mcp_jupyter.demo.models import (
     CreatedUser,
     FormOutcome,
+    Lookup,
     Name,
     Profile,
     RootInfo,
@@ -148,6 +149,7 @@ class DemoState:
     counter: int = 0
     cancelled_calls: int = 0
     log_level: LoggingLevel = "debug"
+    lookups: dict[str, int] = field(default_factory=dict)  # `lookup`: calls so far per key
     # 2025-era `resources/subscribe`: for each URI, the subscribed connections and a session to notify them.
     subscribers: dict[str, dict[object, ServerSession]] = field(default_factory=dict)
 
@@ -351,6 +353,23 @@ def _add_behaviour_tools(server: MCPServer, state: DemoState) -> None:
             print(f"{SERVER_NAME}: slow({seconds}) was cancelled", file=sys.stderr, flush=True)
             raise
         return f"Slept {seconds} seconds."
+
+    @server.tool(title="Look up a key (slow, flaky)", annotations=_READ_ONLY)
+    async def lookup(
+        key: Annotated[str, Field(description="What to look up")],
+        latency: Annotated[float, Field(description="Seconds the lookup takes (0-10)")] = 0.0,
+        failures: Annotated[int, Field(description="Fail this many first calls for each key")] = 0,
+    ) -> Lookup:
+        """A made-up record for `key` after `latency` seconds, like a remote API; the first `failures`
+        calls for each key fail (a transient error: calling again with the same key succeeds)."""
+        if not 0 <= latency <= 10:
+            raise ToolError(f"latency must be between 0 and 10 seconds, got {latency}.")
+        attempt = state.lookups[key] = state.lookups.get(key, 0) + 1
+        if latency:
+            await anyio.sleep(latency)
+        if attempt <= failures:
+            raise ToolError(f"lookup of {key!r} failed (attempt {attempt} of {failures} planned failures).")
+        return Lookup(key=key, value=zlib.crc32(key.encode()) % 1000, attempt=attempt)
 
     @server.tool(
         title="Crash the server",

@@ -12,7 +12,7 @@ A small, representative MCP server bundled with `mcp_jupyter`. Run it with
 or connect to it in-process: `mj.connect("demo", mcp_jupyter.demo.server)`.
 
 - **Tools**: `add`, `echo`, `weather`, `create_user`, `stats`, `table`, `image`, `mixed`,
-  `countdown`, `log_messages`, `fail`, `slow`, `crash`, `increment`, `ask_user`,
+  `countdown`, `log_messages`, `fail`, `slow`, `lookup`, `crash`, `increment`, `ask_user`,
   `summarize`, `roots`.
 - **Resources**: `demo://readme`, `demo://data.csv`, `demo://config.json`, `demo://logo.png`,
   `demo://counter`, `demo://status`, and the template `demo://items/{item_id}`.

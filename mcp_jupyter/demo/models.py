@@ -77,6 +77,14 @@ class Name(BaseModel):
     name: str = Field(description="Your name")
 
 
+class Lookup(BaseModel):
+    """What `lookup` returns: a made-up value for the key, and which call for that key this was."""
+
+    key: str
+    value: int
+    attempt: int
+
+
 class FormOutcome(BaseModel):
     """What `ask_user` returns: the user's decision and, when accepted, the answers."""
 

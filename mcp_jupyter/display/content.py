@@ -32,6 +32,7 @@ from mcp_jupyter.display.html import (
     table,
     truncate,
 )
+from mcp_jupyter.schema import schema_problems
 
 #: Largest image or audio (decoded bytes) we embed in the page.
 MEDIA_LIMIT = 5 * 1024 * 1024
@@ -322,33 +323,49 @@ def annotations_html(annotations: Any) -> Safe:
 
 
 def tabular_rows(value: Any) -> tuple[str, list[Mapping[str, Any]]] | None:
-    """If ``value`` is a table (a list of flat objects, possibly under one key), its rows."""
+    """If ``value`` is a table (a list of flat objects, possibly under one key), its rows.
+
+    Only the rows a table shows (the first ROW_LIMIT) are looked at: they decide whether it is
+    a table, whatever the rows after them hold (those stay in ``result.structured``).
+    """
     label = ""
     if isinstance(value, Mapping) and len(value) == 1:
         label, value = next(iter(value.items()))
-    if not isinstance(value, list) or not value or not all(isinstance(r, Mapping) for r in value):
+    if not isinstance(value, list) or not value:
         return None
-    if any(isinstance(v, (Mapping, list)) for r in value for v in r.values()):
+    shown = value[:ROW_LIMIT]
+    if not all(isinstance(r, Mapping) for r in shown):
+        return None
+    if any(isinstance(v, (Mapping, list)) for r in shown for v in r.values()):
         return None
     return str(label), value
 
 
 def structured_html(value: Any, *, where: str) -> Safe:
-    """``structuredContent`` as a table when it is tabular, otherwise as a collapsible JSON tree."""
+    """``structuredContent`` as a table when it is tabular, otherwise as a collapsible JSON tree.
+
+    The table is built from the rows it shows (columns too); the caption counts all of them.
+    """
     found = tabular_rows(value)
     if found is None:
         return json_tree(value)
     label, rows = found
+    shown = rows[:ROW_LIMIT]
     columns: list[str] = []
-    for row in rows:
+    for row in shown:
         columns.extend(str(k) for k in row if str(k) not in columns)
-    body = table(columns, ([row.get(c) for c in columns] for row in rows), limit=ROW_LIMIT)
-    caption = Safe(f'<div class="mcpj-muted">{short(label, 120)} ({len(rows)} rows)</div>' if label else "")
+    body = table(columns, ([row.get(c) for c in columns] for row in shown), limit=ROW_LIMIT, total=len(rows))
+    caption = Safe(f'<div class="mcpj-muted">{short(label, 120)} ({len(rows):,} rows)</div>' if label else "")
     return Safe(caption + body)
 
 
 def schema_check_html(result: Any) -> Safe:
-    """Whether structured content matches the tool's ``outputSchema``; mismatches listed, not hidden."""
+    """Whether structured content matches the tool's ``outputSchema``; mismatches listed, not hidden.
+
+    The result's own ``schema_errors()`` answers when it has one: it checks once per result, and a
+    result from ``conn.call`` arrives checked (the SDK validates structured content before it
+    returns it), so showing a result of 50,000 rows does not validate them again.
+    """
     schema = getattr(getattr(result, "tool", None), "output_schema", None)
     if not isinstance(schema, Mapping) or not schema or getattr(result, "is_error", False):
         return Safe("")
@@ -358,30 +375,13 @@ def schema_check_html(result: Any) -> Safe:
             f"<div>{badge('no structuredContent', 'warn')} "
             '<span class="mcpj-muted">the tool declares an outputSchema but returned no structured content</span></div>'
         )
-    problems = schema_problems(structured, schema)
+    own = getattr(result, "schema_errors", None)
+    problems = (own() or None) if callable(own) else schema_problems(structured, schema)
     if problems is None:
         return Safe(f"<div>{badge('matches outputSchema', 'ok')}</div>")
     items = "".join(f"<li>{short(p)}</li>" for p in problems[:10])
     more = f"<li>… {len(problems) - 10} more</li>" if len(problems) > 10 else ""
     return Safe(f"<div>{badge('does not match outputSchema', 'error')}<ul>{items}{more}</ul></div>")
-
-
-def schema_problems(value: Any, schema: Mapping[str, Any]) -> list[str] | None:
-    """Validation errors of ``value`` against ``schema`` (``None`` when it matches).
-
-    jsonschema (≥ 4.18, ``referencing``) never fetches a remote ``$ref``; an unresolvable one, or
-    a broken schema, is reported as a problem rather than raised.
-    """
-    import jsonschema
-
-    try:
-        validator_cls = jsonschema.validators.validator_for(schema)
-        validator = validator_cls(schema)
-        errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
-        problems = [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in errors]
-    except Exception as exc:  # noqa: BLE001 - a bad schema from a server is a finding, not a crash
-        return [f"could not check against the schema: {type(exc).__name__}: {exc}"]
-    return problems or None
 
 
 # ---------------------------------------------------------------- result budget
@@ -520,6 +520,11 @@ def _list_run(blocks: list[Any], start: int) -> tuple[int, list[str] | None, lis
 
     Returns its length (0: draw the block on its own), the columns (JSON keys, or ``None`` for
     plain text) and the first ROW_LIMIT rows (objects or texts).
+
+    Only the rows shown are read and parsed. Once ROW_LIMIT of them are found, the run goes on
+    over every following text block without annotations, judged by its type alone: they are the
+    rows the table does not show, and a list of 50,000 items must not cost 50,000 parses to
+    draw 200 rows.
     """
     first = _small_row(blocks[start])
     if first is None:
@@ -527,16 +532,23 @@ def _list_run(blocks: list[Any], start: int) -> tuple[int, list[str] | None, lis
     keys, value = first
     rows = [value]
     end = start + 1
-    while end < len(blocks):
+    while end < len(blocks) and len(rows) < ROW_LIMIT:
         row = _small_row(blocks[end])
         if row is None or row[0] != keys:
             break
-        if len(rows) < ROW_LIMIT:
-            rows.append(row[1])
+        rows.append(row[1])
         end += 1
     if end - start < MERGE_MIN_BLOCKS:
         return 0, None, []
+    if len(rows) == ROW_LIMIT:
+        while end < len(blocks) and _unshown_row(blocks[end]):
+            end += 1
     return end - start, (list(value) if keys is not None else None), rows
+
+
+def _unshown_row(block: Any) -> bool:
+    """Whether a block past a full table's shown rows still belongs to its run (its text unread)."""
+    return getattr(block, "type", None) == "text" and not getattr(block, "annotations", None)
 
 
 def _merged_table_html(
@@ -554,15 +566,18 @@ def _merged_table_html(
     The caption says which blocks it merged, the note how to get every row. Returns the HTML and
     how many rows it shows.
     """
+    # Past ROW_LIMIT rows the blocks are not read (see _list_run): the shape is what the shown
+    # ones have.
+    each = "each" if count == len(rows) else f"the first {len(rows):,} each"
     if columns is not None:
         head = ["#", *columns]
         cells = ([start + j, *(obj.get(k) for k in columns)] for j, obj in enumerate(rows))
-        shape = "each a JSON object with the same keys"
+        shape = f"{each} a JSON object with the same keys"
         everything = frame or f"pd.DataFrame([json.loads(b.text) for b in {span}])"
     else:
         head = ["#", "text"]
         cells = ([start + j, text] for j, text in enumerate(rows))
-        shape = "each a short text"
+        shape = f"{each} a short text"
         everything = frame or f"[b.text for b in {span}]"
     caption = Safe(
         f'<div class="mcpj-muted">{count:,} text blocks (<code>{esc(span)}</code>), {shape}, '

@@ -1,8 +1,8 @@
 """Safe-HTML primitives: every string a server sends goes through here before it reaches a page.
 
-This module is the package's only escaping path: the display layer and the widgets both use it
-(only :mod:`mcp_jupyter.serve`, which must not import the display layer, escapes on its own).
-The rules (see ``docs/architecture.md``):
+The display layer and the widgets build HTML here; the escaping itself is
+:func:`mcp_jupyter.escaping.escape`, the package's one escaping function (the layers and islands
+that may not import the display layer call it directly). The rules (see ``docs/architecture.md``):
 
 * every untrusted string is escaped with :func:`esc`, which also makes control characters and ANSI
   escapes visible instead of letting them act; the result is also safe as a quoted attribute value;
@@ -19,11 +19,11 @@ can tell it apart from plain (untrusted) strings, which they always escape.
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from mcp_jupyter.escaping import escape
 
 #: Characters shown of a single string before it is cut.
 TEXT_LIMIT = 20_000
@@ -36,10 +36,6 @@ TREE_DEPTH = 12
 #: Nodes (objects, lists and leaves) drawn in one JSON tree whatever its shape: TREE_ITEMS and
 #: TREE_DEPTH alone would still let 200 lists of 200 lists of 200 items through (8 million leaves).
 TREE_NODES = 2_000
-
-# C0/C1 control characters (ESC starts ANSI sequences) except tab and newline; plus the Unicode
-# bidi overrides that can make text read differently from what it is ("trojan source").
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class Safe(str):
@@ -58,23 +54,11 @@ class Safe(str):
         return Safe(str.__add__(esc(other), self))
 
 
-def _visible_control(match: re.Match[str]) -> str:
-    """Spell a control character out (``\\x1b``) so it is seen rather than obeyed."""
-    code = ord(match.group(0))
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """Return ``text`` with control characters, ANSI escapes and bidi overrides spelled out."""
-    return _CONTROL.sub(_visible_control, text)
-
-
 def esc(value: Any) -> Safe:
     """Escape any value for HTML text or a quoted attribute; :class:`Safe` values pass through."""
     if isinstance(value, Safe):
         return value
-    text = value if isinstance(value, str) else str(value)
-    return Safe(html.escape(visible(text), quote=True))
+    return Safe(escape(value))
 
 
 def truncate(text: str, limit: int = TEXT_LIMIT) -> tuple[str, int]:
@@ -192,16 +176,29 @@ def _leaf(value: Any) -> Safe:
     return Safe(f'<span class="mcpj-str">{short(repr(value))}</span>')
 
 
-def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, limit: int | None = None) -> Safe:
-    """An HTML table; plain cells are escaped and cut, :class:`Safe` cells are inserted as built."""
+def table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    limit: int | None = None,
+    total: int | None = None,
+) -> Safe:
+    """An HTML table; plain cells are escaped and cut, :class:`Safe` cells are inserted as built.
+
+    ``limit``: rows drawn; a note counts the rest. ``total``: how many rows there are when
+    ``rows`` yields only the ones to draw (then the rest is never built just to be counted).
+    """
     head = "".join(f"<th>{esc(c)}</th>" for c in columns)
     body = []
-    total = 0
-    for total, row in enumerate(rows, start=1):  # noqa: B007 - total is the row count afterwards
-        if limit is not None and total > limit:
+    count = 0
+    for count, row in enumerate(rows, start=1):  # noqa: B007 - count is the row count afterwards
+        if limit is not None and count > limit:
+            if total is not None:
+                break
             continue
         cells = "".join(f"<td>{cell(c)}</td>" for c in row)
         body.append(f"<tr>{cells}</tr>")
+    total = count if total is None else total
     more = ""
     if limit is not None and total > limit:
         more = f'<div class="mcpj-note">… {total - limit:,} more rows not shown (use .to_dataframe()).</div>'

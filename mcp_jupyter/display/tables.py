@@ -23,8 +23,9 @@ from mcp_jupyter.display.html import (
     section,
     short,
     table,
-    visible,
 )
+from mcp_jupyter.escaping import visible
+from mcp_jupyter.schema import property_types
 
 #: Rows shown in a listing before the rest is left to ``.to_dataframe()``.
 LISTING_LIMIT = 500
@@ -77,7 +78,7 @@ def _argument_names(schema: Any) -> Safe:
     required = schema.get("required") if isinstance(schema.get("required"), list) else []
     names = []
     for name, spec in props.items():
-        kind = spec.get("type", "") if isinstance(spec, Mapping) else ""
+        kind = "|".join(property_types(spec, schema))
         star = "*" if name in required else ""
         names.append(f"<code>{short(name, 60)}{star}</code>{' ' + short(kind, 30) if kind else ''}")
     return Safe(", ".join(names))

@@ -1,4 +1,4 @@
-"""The kernel side of the MCP Apps bridge (issue 15), on the JupyterLab channel.
+"""The kernel side of the MCP Apps bridge, on the JupyterLab channel.
 
 The JupyterLab extension renders an app output (``application/vnd.mcp-jupyter.app+json``) as a
 sandboxed frame and speaks the app's postMessage JSON-RPC itself; what needs the server comes here,

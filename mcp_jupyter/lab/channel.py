@@ -28,8 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_jupyter._compat.comm import is_closed
+from mcp_jupyter._compat.ipykernel import route_comm_by_header
 from mcp_jupyter._version import __version__
-from mcp_jupyter.consent.frontend import kernel
+from mcp_jupyter.consent.presenters import kernel
 
 __all__ = [
     "TARGET",
@@ -167,7 +169,7 @@ def install() -> bool:
 def _opened(comm: Any, msg: dict) -> None:
     """The frontend opened the channel (on the subshell thread); its data is the hello."""
     # Route this comm's messages by their own header's subshell, whatever thread last published.
-    comm._reply_subshell_for = lambda _data, subshell_id: subshell_id
+    route_comm_by_header(comm)
     peer = _Peer(comm, msg)
     with _lock:
         _peers[comm.comm_id] = peer
@@ -267,7 +269,7 @@ def _publish(peer: _Peer, msg: dict[str, Any]) -> None:
     from jupyter_client.jsonutil import json_clean
 
     k = kernel()
-    if k is None or getattr(peer.comm, "_closed", False):
+    if k is None or is_closed(peer.comm):
         return
     content = json_clean({"data": msg, "comm_id": peer.comm.comm_id})
     k.session.send(k.iopub_socket, "comm_msg", content, parent=peer.parent, ident=peer.comm.topic)

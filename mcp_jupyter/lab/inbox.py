@@ -27,7 +27,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from mcp_jupyter.consent.frontend import Presenter, card_presenter, main_thread_blocked, register_overlay
+from mcp_jupyter.consent.presenters import Presenter, card_presenter, main_thread_blocked, register_overlay
 from mcp_jupyter.consent.requests import ConsentRequest
 from mcp_jupyter.schema import apply_defaults, iter_field_errors, make_validator
 

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from mcp_jupyter.client import auth
-from mcp_jupyter.consent.frontend import main_thread_blocked
+from mcp_jupyter.consent.presenters import main_thread_blocked
 from mcp_jupyter.lab import channel
 
 __all__ = ["install"]
@@ -39,6 +39,7 @@ def install() -> None:
     _installed_at = time.monotonic()
     auth.set_page_source(_page)
     auth.register_presenter(_announce)
+    auth.set_prompt_check(_needs_stdin_prompt)
     channel.on("auth.", _received)
     channel.on("hello", _announce_waiting)
 
@@ -57,6 +58,23 @@ def _page() -> dict | None:
         time.sleep(0.05)
         page = channel.page()
     return page
+
+
+def _needs_stdin_prompt(signin: Any) -> bool:
+    """Whether a blocked cell still needs the stdin prompt for ``signin`` (on the prompt's thread).
+
+    Not when JupyterLab's notification offers Cancel and paste (its channel is answered while a
+    cell blocks): a prompt cannot be withdrawn, and one left pending after a Cancel from the
+    notification makes JupyterLab refuse to run any other cell. Right after ``import mcp_jupyter``
+    the hello may still be on its way (import and connect in one cell, a loaded machine): wait for
+    it up to :data:`HELLO_WINDOW` seconds. A frontend without the channel (classic Notebook, VS
+    Code) never says hello, and gets the prompt then.
+    """
+    began = time.monotonic()
+    if began - _installed_at <= HELLO_WINDOW:
+        while not channel.is_live() and not signin.done and time.monotonic() - began < HELLO_WINDOW:
+            time.sleep(0.05)
+    return not channel.answers_while_blocked()
 
 
 def _announce_waiting(_hello: dict) -> None:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_jupyter.schema import resolved_property
+
 __all__ = [
     "CompletionContext",
     "Completer",
@@ -127,7 +129,7 @@ def _argument_candidates(schema: dict, ctx: CompletionContext) -> list[str]:
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     key, eq, _ = ctx.current.partition("=")
     if eq:
-        spec = props.get(key) if isinstance(props.get(key), dict) else {}
+        spec = resolved_property(props.get(key), schema) or {}  # a $ref: what it points to
         values = spec.get("enum") or ([True, False] if spec.get("type") == "boolean" else [])
         return [f"{key}={str(v).lower() if isinstance(v, bool) else v}" for v in values]
     given = {w.split("=", 1)[0] for w in ctx.values.get("pairs", ()) if "=" in w}

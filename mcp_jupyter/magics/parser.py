@@ -18,7 +18,7 @@ from typing import Any
 from IPython.utils.text import DollarFormatter
 
 from mcp_jupyter.errors import did_you_mean
-from mcp_jupyter.schema import json_type_of
+from mcp_jupyter.schema import describe_property, property_types
 
 
 class MagicUsageError(Exception):
@@ -201,7 +201,7 @@ def convert_arguments(given: Mapping[str, Any], schema: Any, what: str) -> dict[
     for key, value in given.items():
         if key not in props and (not extra_ok or difflib.get_close_matches(key, props, n=1, cutoff=0.75)):
             raise MagicUsageError(f"{what} has no argument {key!r}; {did_you_mean(key, props)}")
-        out[key] = convert_value(value, props.get(key), key) if isinstance(value, _Raw) else value
+        out[key] = convert_value(value, props.get(key), key, schema) if isinstance(value, _Raw) else value
     required = schema.get("required") if isinstance(schema, Mapping) else None
     missing = [
         r
@@ -211,30 +211,9 @@ def convert_arguments(given: Mapping[str, Any], schema: Any, what: str) -> dict[
         and not (isinstance(props.get(r), Mapping) and "default" in props[r])
     ]
     if missing:
-        described = ", ".join(f"{m} ({_type_names(props.get(m)) or 'any'})" for m in missing)
+        described = ", ".join(f"{m} ({describe_property(props.get(m), schema)})" for m in missing)
         raise MagicUsageError(f"{what} needs {described}: add {' '.join(m + '=…' for m in missing)}")
     return out
-
-
-def _type_names(spec: Any) -> str:
-    return "|".join(_types_of(spec))
-
-
-def _types_of(spec: Any) -> list[str]:
-    """The JSON types a property allows (``type`` string or list, or the branches of anyOf/oneOf)."""
-    if not isinstance(spec, Mapping):
-        return []
-    kind = spec.get("type")
-    if isinstance(kind, str):
-        return [kind]
-    if isinstance(kind, list):
-        return [k for k in kind if isinstance(k, str)]
-    types: list[str] = []
-    for branch in list(spec.get("anyOf") or []) + list(spec.get("oneOf") or []):
-        types.extend(t for t in _types_of(branch) if t not in types)
-    if not types and "enum" in spec:
-        types = sorted({json_type_of(v) for v in spec["enum"]})
-    return types
 
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -242,9 +221,11 @@ _FALSE = {"false", "no", "off", "0"}
 _ORDER = ("integer", "number", "boolean", "null", "object", "array", "string")
 
 
-def convert_value(raw: str, spec: Any, key: str) -> Any:
-    """Convert one command-line string by its property schema (JSON's guess when untyped)."""
-    types = _types_of(spec)
+def convert_value(raw: str, spec: Any, key: str, root: Any = None) -> Any:
+    """Convert one command-line string by its property schema (JSON's guess when untyped).
+
+    ``root``: the whole schema, where the property's ``$ref`` (``#/$defs/...``) points."""
+    types = property_types(spec, root)
     if not types:
         try:
             return json.loads(raw)

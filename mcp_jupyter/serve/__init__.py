@@ -23,7 +23,7 @@ from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
 
 from .export import export_kernel_history, export_notebook, export_source
 from .handle import ServeHandle, current_server_handle, serve, status, stop
-from .registry import NotebookServer, get_server, prompt, resource, tool
+from .notebook_server import NotebookServer, get_server, prompt, resource, tool
 from .tasks import atask_elicit, task_cancelled, task_elicit, task_status
 
 server: NotebookServer = get_server()

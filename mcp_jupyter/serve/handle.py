@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import html
 import secrets
 import threading
 import warnings
@@ -11,6 +10,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
+
+from mcp_jupyter._compat.mcp_sdk import registered_tools
+from mcp_jupyter.escaping import escape
 
 from . import lifecycle
 from .config_snippets import SNIPPET_TITLES, config_snippets
@@ -22,7 +24,7 @@ from .http import (
     bind_socket,
     is_loopback,
 )
-from .registry import NotebookServer, get_server
+from .notebook_server import NotebookServer, get_server
 
 MCP_PATH = "/mcp"
 
@@ -65,7 +67,7 @@ class ServeHandle:
             "url": self.url,
             "started_at": self.started_at.isoformat(timespec="seconds"),
             "stopped_reason": None if self.running else self.stopped_reason,
-            "tools": sorted(t.name for t in self.server._tool_manager.list_tools()),
+            "tools": sorted(t.name for t in registered_tools(self.server)),
             "connections": len(self.server.connections),
             "runs_on": "kernel main thread"
             if self.server.executor.in_kernel
@@ -90,13 +92,13 @@ class ServeHandle:
         state = "running" if self.running else f"stopped ({self.stopped_reason})"
         parts = [
             '<div class="mcp-jupyter-serve">',
-            f"<p><b>MCP server {html.escape(self.server.name)}</b> {html.escape(state)} at "
-            f"<code>{html.escape(self.url)}</code><br>token: <code>{html.escape(self.token)}</code></p>",
+            f"<p><b>MCP server {escape(self.server.name)}</b> {escape(state)} at "
+            f"<code>{escape(self.url)}</code><br>token: <code>{escape(self.token)}</code></p>",
         ]
         for key, text in self.config_snippets().items():
             parts.append(
-                f"<details><summary>{html.escape(SNIPPET_TITLES[key])}</summary>"
-                f"<pre>{html.escape(text)}</pre></details>"
+                f"<details><summary>{escape(SNIPPET_TITLES[key])}</summary>"
+                f"<pre>{escape(text)}</pre></details>"
             )
         parts.append("</div>")
         return "".join(parts)

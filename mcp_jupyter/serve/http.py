@@ -130,9 +130,10 @@ def request_deadline_protocol(seconds: float) -> type:
     """uvicorn's h11 protocol with a deadline for reading each request (uvicorn has none: its
     keep-alive timer stops as soon as any byte of the next request arrives)."""
     import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class RequestDeadlineProtocol(H11Protocol):
+    from mcp_jupyter._compat.uvicorn import h11_protocol_class
+
+    class RequestDeadlineProtocol(h11_protocol_class()):
         _read_deadline: asyncio.TimerHandle | None = None
 
         def _start_read_deadline(self) -> None:

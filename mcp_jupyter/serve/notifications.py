@@ -27,6 +27,8 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 
+from mcp_jupyter._compat.mcp_sdk import server_connection
+
 logger = logging.getLogger(__name__)
 
 ListKind = Literal["tools", "resources", "prompts"]
@@ -108,7 +110,7 @@ class ConnectionTracker:
         """Record the connection behind a request's ``ServerSession``."""
         # The SDK builds one ServerSession per request; the connection-scoped object (whose
         # send_*_list_changed use the standalone stream) is what outlives the request.
-        connection = getattr(session, "_connection", None)
+        connection = server_connection(session)
         loop = _running_loop()
         if connection is None or loop is None or not hasattr(connection, "send_tool_list_changed"):
             return

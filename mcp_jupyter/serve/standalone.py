@@ -14,7 +14,7 @@ import threading
 
 from .config_snippets import TOKEN_ENV
 from .handle import serve
-from .registry import get_server
+from .notebook_server import get_server
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -23,7 +23,6 @@ push codes into kernels. Pages are static HTML, escaped, without scripts, under 
 
 from __future__ import annotations
 
-import html
 from typing import Literal
 
 from jupyter_server.base.handlers import JupyterHandler
@@ -32,6 +31,7 @@ from tornado import web
 from tornado.ioloop import IOLoop
 
 from mcp_jupyter import handoff
+from mcp_jupyter.escaping import escape
 from mcp_jupyter.handoff import CALLBACK_PARAMS, CALLBACK_PATH
 
 __all__ = ["CALLBACK_PATH", "OAuthCallbackHandler", "handlers"]
@@ -88,7 +88,7 @@ class OAuthCallbackHandler(JupyterHandler):
                 "<p>Go back to the notebook and run the connect cell again to start a new sign-in.</p>",
             )
         elif "error" in params:
-            said = html.escape(params.get("error_description") or params["error"])
+            said = escape(params.get("error_description") or params["error"])
             self._page(
                 200,
                 "refused",
@@ -127,7 +127,7 @@ class OAuthCallbackHandler(JupyterHandler):
         self.set_header("Content-Type", "text/html; charset=UTF-8")
         self.set_header("Cache-Control", "no-store")
         self.set_header("Referrer-Policy", "no-referrer")  # the URL carries a code: never pass it on
-        self.finish(_PAGE.format(title=html.escape(title), kind=kind, body=body))
+        self.finish(_PAGE.format(title=escape(title), kind=kind, body=body))
 
 
 _START_AGAIN = "<p>Go back to the notebook and run the connect cell again to start a new sign-in.</p>"

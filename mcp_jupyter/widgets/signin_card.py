@@ -10,12 +10,12 @@ work directly. The card never shows a token; the link carries only the public au
 from __future__ import annotations
 
 import time
-from html import escape
 from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.consent.frontend import current_cell_parent, kernel, main_thread_blocked
+from mcp_jupyter.consent.presenters import current_cell_parent, kernel, main_thread_blocked
+from mcp_jupyter.escaping import escape
 
 __all__ = ["SignInCard", "present"]
 
@@ -36,7 +36,7 @@ class SignInCard(W.VBox):
         until = time.strftime("%H:%M:%S", time.localtime(signin.deadline))
         self.header = W.HTML(f"<b>Sign in to {escape(signin.server)}</b>")
         self.link = W.HTML(
-            f"<a class='mcp-signin-link' href='{escape(signin.url, quote=True)}' target='_blank' "
+            f"<a class='mcp-signin-link' href='{escape(signin.url)}' target='_blank' "
             f"rel='noopener noreferrer' style='{_LINK_STYLE}'>Open the sign-in page</a> at "
             f"<code class='mcp-signin-host' style='font-weight:bold'>{escape(signin.host)}</code>"
         )

@@ -34,6 +34,7 @@ import ipywidgets as W
 from mcp_jupyter.display.apps import tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.display.html import Safe, esc, short, wrap
 from mcp_jupyter.display.tables import APP_ONLY_NOTE, tool_badges, visibility_badge
+from mcp_jupyter.schema import resolved_property
 
 from .background import Job, output_html, show_failure, start, wait_for
 from .consent_cards import show_cards_in
@@ -92,7 +93,7 @@ def _magic_line(server: str, tool: str, arguments: dict, schema: dict) -> str:
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     pairs = []
     for key, value in arguments.items():
-        text = _pair_text(value, props.get(key))
+        text = _pair_text(value, resolved_property(props.get(key), schema))
         if text is None or not key.isidentifier():
             pairs = None
             break

@@ -25,6 +25,7 @@ from pathlib import Path
 import nbformat
 
 CHROMIUM = "/usr/bin/chromium"
+NO_NAME_RESOLUTION = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -34,6 +35,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Nothing a test opens may reach the internet: every host name fails to resolve at once, while
+    # the lab and the test servers on 127.0.0.1 still work (tests/browser/test_smoke.py checks it).
+    NO_NAME_RESOLUTION,
 ]
 LAB_START_TIMEOUT = 90.0  # seconds; a cold start on the shared 2-core machine can be slow
 PAGE_TIMEOUT_MS = 60_000

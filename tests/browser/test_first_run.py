@@ -28,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .harness import (
     CELLS,
@@ -50,6 +51,8 @@ STOP_TIMEOUT = 20.0
 URL_RE = re.compile(r"http://127\.0\.0\.1:\d+/lab/tree/\S*\?token=\w+")
 ERRORS = '.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]'
 TOASTS = ".Toastify__toast, .jp-Notification-Toast-default"
+DIRTY = "jp-mod-dirty"  # JupyterLab's class on the tab of a document with unsaved changes
+DIRTY_WAIT_MS = 5_000
 # JS: each code cell of the visible notebook as {prompt, output, error}; error = it has an error output.
 CODE_CELLS_JS = f"""() => [...document.querySelectorAll('{PANEL} .jp-Notebook .jp-CodeCell')].map((cell) => ({{
   prompt: cell.querySelector('.jp-InputPrompt')?.textContent ?? '',
@@ -243,6 +246,7 @@ def check_notebook_runs(page, url: str, heading: str, code_cells: int) -> None:
 
     # The status bar says "<kernel> | Idle" only once a kernel is connected and idle.
     page.locator(".jp-StatusBar-Item", has_text="| Idle").wait_for(timeout=KERNEL_READY_TIMEOUT_MS)
+    assert_not_modified(page)
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
     last_prompt = page.locator(f"{CELLS}.jp-CodeCell .jp-InputPrompt").last
@@ -262,6 +266,25 @@ def check_notebook_runs(page, url: str, heading: str, code_cells: int) -> None:
     assert not on_screen(page, ".jp-Dialog"), f"a dialog opened: {on_screen(page, '.jp-Dialog')}"
     assert not on_screen(page, TOASTS), f"a popup covers the lab: {on_screen(page, TOASTS)}"
     assert not dialogs(page), f"the page opened browser dialogs: {dialogs(page)}"
+
+
+def assert_not_modified(page) -> None:
+    """Opening the notebook did not modify it: a person who closes it is not asked to save changes.
+
+    On kernel ready JupyterLab writes the kernel's ``kernelspec`` and ``language_info`` into the
+    notebook's metadata and marks its tab dirty (``jp-mod-dirty``) unless they are already there
+    (and adds an ``id`` to cells without one); the shipped notebooks carry them. The mark shows
+    within a fraction of a second of the kernel info, so waiting a few seconds for it is enough.
+    """
+    dirty = page.locator(f".lm-TabBar-tab.{DIRTY}")
+    try:
+        dirty.first.wait_for(state="attached", timeout=DIRTY_WAIT_MS)
+    except PlaywrightTimeoutError:
+        return
+    titles = [tab.inner_text() for tab in dirty.all()]
+    raise AssertionError(
+        f"opening the notebook marked it modified (tab {titles}): compare its metadata with a saved copy"
+    )
 
 
 def test_make_lab_opens_and_runs_the_getting_started_notebook(tmp_path: Path) -> None:

@@ -22,10 +22,6 @@ KEY_DELAY = 5  # ms between keystrokes (the pasted address is long)
 pytestmark = pytest.mark.browser
 
 
-# Known flake, not understood yet: in 2 of 5 clean-clone CI runs (two pytest workers on two cores) the
-# notification for a sign-in started in the same cell as `import mcp_jupyter` never appeared; it passes
-# alone and under three busy cores here. One rerun, until the cause is found (see the note).
-@pytest.mark.flaky(reruns=1)
 def test_cancel_then_paste_from_the_notification(open_notebook, demo_oauth_urls) -> None:
     urls = demo_oauth_urls
     host = urls["issuer"].removeprefix("http://")

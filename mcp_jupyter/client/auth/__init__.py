@@ -15,9 +15,10 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_provider
 from .options import OAuth, as_oauth, build_provider
 from .receivers import set_page_source
-from .signin import SignIn, SignInError, active, register_presenter
+from .signin import SignIn, SignInError, active, register_presenter, set_prompt_check
 from .store import MemoryTokens, TokenStore, default_store
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "token_file",
     "register_presenter",
     "set_page_source",
+    "set_prompt_check",
     "active",
 ]
 
@@ -73,7 +75,7 @@ class AuthStatus(list):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:
-        from html import escape
+        from ...escaping import escape
 
         if not self:
             return "<p>No stored sign-ins.</p>"
@@ -103,7 +105,7 @@ def status() -> AuthStatus:
 
     by_url: dict[str, list[str]] = {}
     for name, conn in connections().items():
-        url = getattr(conn.spec, "url", None)
+        url = getattr(conn._session.spec, "url", None)
         if url:
             by_url.setdefault(url, []).append(name)
     rows = AuthStatus()
@@ -150,7 +152,7 @@ def _url_of(target: Any) -> str:
         return target
     from ..registry import get_connection
 
-    url = getattr(get_connection(target).spec, "url", None)
+    url = getattr(get_connection(target)._session.spec, "url", None)
     if not url:
         raise ValueError(f"connection {target!r} is not an HTTP connection; nothing to log out of")
     return url
@@ -162,11 +164,11 @@ def _forget_in_memory(provider: Any) -> None:
     if context is not None:
         context.clear_tokens()
         context.client_info = None
-        provider._initialized = False
+        reload_oauth_provider(provider)
         if isinstance(context.storage, MemoryTokens):  # else the SDK would reload them from there
             context.storage.tokens = None
-    elif hasattr(provider, "_tokens"):  # the identity-assertion provider keeps its own
-        provider._tokens = None
+    else:  # the identity-assertion provider keeps its own
+        forget_identity_assertion_tokens(provider)
 
 
 def headless(url: str) -> str:

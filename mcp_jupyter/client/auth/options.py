@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..._compat.mcp_sdk import oauth_provider_class, reload_oauth_provider
+
 __all__ = ["OAuth", "as_oauth", "build_provider"]
 
 DEFAULT_SIGNIN_TIMEOUT = 300.0
@@ -187,7 +189,7 @@ def _retarget(provider: Any, browser: Any, storage: Any, options: OAuth) -> None
     storage.redirect_uri = browser.redirect_uri
     if options.client_id:
         storage.client = _preregistered(options, browser.redirect_uri)
-    provider._initialized = False  # reload: a stored registration for the old redirect is not used
+    reload_oauth_provider(provider)  # a stored registration for the old redirect is not used
 
 
 def _provider_class() -> type:
@@ -198,15 +200,14 @@ def _provider_class() -> type:
     the server answers 401, and a 401 starts a whole new sign-in. Our storage reports ``expires_in``
     counted from now; setting the expiry from it on load makes the SDK refresh first instead.
     """
-    from mcp.client.auth import OAuthClientProvider
 
-    class Provider(OAuthClientProvider):
+    class Provider(oauth_provider_class()):
         retarget: Any = None
 
-        async def _auth_flow(self, request: Any) -> Any:
+        async def async_auth_flow(self, request: Any) -> Any:
             if self.retarget is not None and not self.context.lock.locked():
                 self.retarget()
-            flow = super()._auth_flow(request)
+            flow = super().async_auth_flow(request)
             try:
                 outgoing = await flow.__anext__()
                 while True:
@@ -214,9 +215,10 @@ def _provider_class() -> type:
                     outgoing = await flow.asend(incoming)
             except StopAsyncIteration:
                 return
+            finally:
+                await flow.aclose()
 
-        async def _initialize(self) -> None:
-            await super()._initialize()
+        async def tokens_loaded(self) -> None:
             tokens = self.context.current_tokens
             if tokens is not None and tokens.expires_in is not None:
                 self.context.update_token_expiry(tokens)

@@ -156,7 +156,7 @@ async def _answer(stream: Any, state: str) -> tuple[int, str, dict[str, str] | N
 
 
 def _http_response(status: int, text: str) -> bytes:
-    from html import escape
+    from ...escaping import escape
 
     reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed"}.get(status, "Error")
     body = (

@@ -54,6 +54,17 @@ def register_presenter(presenter: Callable[[SignIn], bool]) -> None:
         _presenters.append(presenter)
 
 
+def set_prompt_check(check: Callable[[SignIn], bool] | None) -> None:
+    """Set how to tell whether a blocked cell still needs the stdin prompt for a sign-in (set by
+    :mod:`mcp_jupyter.lab`: not when JupyterLab's notification offers Cancel and paste). It runs
+    on the prompt's own thread and may wait briefly; None (the default) always offers the prompt."""
+    global _prompt_check
+    _prompt_check = check
+
+
+_prompt_check: Callable[[SignIn], bool] | None = None
+
+
 def active() -> dict[str, SignIn]:
     """Sign-ins waiting for a person, by id (the lab channel answers Cancel/paste through this)."""
     return dict(_active)
@@ -319,7 +330,7 @@ def _print_link(signin: SignIn) -> None:
 
 
 def _in_kernel() -> bool:
-    from ...consent.frontend import kernel
+    from ...consent.presenters import kernel
 
     return kernel() is not None
 
@@ -329,7 +340,7 @@ def _offer_stdin_paste(signin: SignIn) -> None:
     stdin prompt still works there (when the frontend allows it): paste the address, or Enter to cancel."""
     import threading
 
-    from ...consent.frontend import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
+    from ...consent.presenters import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
 
     if not (main_thread_blocked() and stdin_available()):
         return
@@ -343,6 +354,11 @@ def _offer_stdin_paste(signin: SignIn) -> None:
         except concurrent.futures.TimeoutError:
             pass
         except concurrent.futures.CancelledError:  # pragma: no cover - the future is never cancelled
+            return
+        # A pending prompt makes JupyterLab refuse to run any other cell until it is answered, even
+        # after the sign-in ended: offer none where the frontend has its own Cancel and paste.
+        check = _prompt_check
+        if check is not None and not check(signin):
             return
         prompt = (
             f"Sign in to {signin.server} with the link above; if the browser does not come back, "

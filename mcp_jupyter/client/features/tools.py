@@ -79,6 +79,9 @@ class ToolsFeature:
         the exception in its place. With a DataFrame input (or ``as_dataframe=True``) the
         result is a DataFrame of the inputs plus ``result``, ``is_error`` and ``error`` columns.
         A progress bar is shown in notebooks (``progress_bar=False`` hides it).
+
+        For inputs too large for one kernel (millions of rows, or a slow server), ``mj.dask.map``
+        does the same on a Dask cluster, a connection per worker (docs/dask.md).
         """
         from ..batch import map_tool
 
@@ -117,8 +120,8 @@ async def call_tool(
         tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
     if tool is None:
         tool = await session.find("tools", name)
-    if session.validate:
-        session.check_arguments(tool, args)
+    if session.validate:  # validate=False sends the arguments exactly as given (None as null)
+        args = session.check_arguments(tool, args)
     raw = await session.request(
         f"calling tool {name!r}",
         # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
@@ -129,6 +132,10 @@ async def call_tool(
         progress=adapt_callback(progress, arity=3),
     )
     result = ToolResult.from_sdk(raw, tool, session.name)
+    if not result.is_error:
+        # The SDK's call_tool validated the structured content against the tool's outputSchema
+        # (from the same listing as ``tool``) and raised if it did not match: not checked twice.
+        result._checked_by_sdk()
     result.arguments = args  # an app output sends them to its app (ui/notifications/tool-input)
     if session.recorders:  # conn.record() / %mcp record (one check when none is active)
         for recorder in session.recorders:

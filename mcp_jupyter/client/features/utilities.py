@@ -62,21 +62,10 @@ class UtilitiesFeature:
 def _stamp_log_level(session: Any, level: str) -> None:
     """Opt every later request into log delivery at ``level`` (2026-07-28 logging is per request).
 
-    The SDK fixes its per-request ``_meta`` stamp at connect time, so the stamp is wrapped once
-    and reads the level from the session on each request.
+    The SDK reads ``Client(log_level=...)`` once, at the handshake (mcp_jupyter/_compat/mcp_sdk.py).
     """
     from mcp_types import LOG_LEVEL_META_KEY
 
-    session._mcpj_log_level = level
-    if getattr(session, "_mcpj_stamp_wrapped", False):
-        return
-    inner = session._stamp
+    from ..._compat.mcp_sdk import opt_in_log_level
 
-    def stamp(data: dict, opts: Any) -> None:
-        inner(data, opts)
-        if data.get("method") not in ("initialize", "server/discover"):
-            meta = data.setdefault("params", {}).setdefault("_meta", {})
-            meta[LOG_LEVEL_META_KEY] = session._mcpj_log_level
-
-    session._stamp = stamp
-    session._mcpj_stamp_wrapped = True
+    opt_in_log_level(session, level, LOG_LEVEL_META_KEY)

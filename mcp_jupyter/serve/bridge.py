@@ -3,7 +3,7 @@
 Claude Desktop and Cursor start MCP servers as child processes speaking stdio. To let them use a
 notebook served with ``mj.serve()``::
 
-    python -m mcp_jupyter.bridge http://127.0.0.1:PORT/mcp --token-env MCP_JUPYTER_TOKEN
+    python -m mcp_jupyter.serve.bridge http://127.0.0.1:PORT/mcp --token-env MCP_JUPYTER_TOKEN
 
 with the token in that environment variable (so it never appears in a process listing). Messages
 are relayed unchanged in both directions; the HTTP session (``Mcp-Session-Id``) is handled by the
@@ -25,7 +25,7 @@ async def _pump(source, sink) -> None:
     async with sink:
         async for message in source:
             if isinstance(message, Exception):  # a transport hiccup: report, keep relaying
-                print(f"mcp_jupyter.bridge: {message!r}", file=sys.stderr, flush=True)
+                print(f"mcp_jupyter.serve.bridge: {message!r}", file=sys.stderr, flush=True)
                 continue
             await sink.send(message)
 
@@ -50,9 +50,9 @@ async def bridge(url: str, token: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m mcp_jupyter.bridge URL [--token-env VAR]``."""
+    """``python -m mcp_jupyter.serve.bridge URL [--token-env VAR]``."""
     parser = argparse.ArgumentParser(
-        prog="python -m mcp_jupyter.bridge", description=__doc__.split("\n\n")[0]
+        prog="python -m mcp_jupyter.serve.bridge", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("url", help="the Streamable HTTP endpoint, e.g. http://127.0.0.1:PORT/mcp")
     parser.add_argument(
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     token = os.environ.get(args.token_env)
     if not token:
         print(
-            f"mcp_jupyter.bridge: ${args.token_env} is empty; the server will answer 401. "
+            f"mcp_jupyter.serve.bridge: ${args.token_env} is empty; the server will answer 401. "
             "Put the token printed by mj.serve() in that variable.",
             file=sys.stderr,
         )

@@ -22,6 +22,9 @@ import threading
 import time
 from typing import Any, Protocol
 
+from .._compat.cpython import thread_runs
+from .._compat.ipykernel import allows_stdin, shell_parent_ident
+
 __all__ = [
     "Presenter",
     "register_presenter",
@@ -110,19 +113,13 @@ def main_thread_blocked() -> bool:
     """Whether the main thread is blocked in a synchronous mcp_jupyter call (``Runtime.call``)."""
     from ..runtime import Runtime
 
-    frame = sys._current_frames().get(threading.main_thread().ident)
-    target = Runtime.call.__code__
-    while frame is not None:
-        if frame.f_code is target:
-            return True
-        frame = frame.f_back
-    return False
+    return thread_runs(threading.main_thread(), Runtime.call.__code__)
 
 
 def stdin_available() -> bool:
     """Whether the running cell's frontend accepts stdin prompts (``allow_stdin``)."""
     k = kernel()
-    return bool(k is not None and getattr(k, "_allow_stdin", False) and getattr(k, "stdin_socket", None))
+    return bool(k is not None and allows_stdin(k) and getattr(k, "stdin_socket", None))
 
 
 def stdin_prompt(prompt: str, *, timeout: float, password: bool = False) -> str:
@@ -144,7 +141,7 @@ def stdin_prompt(prompt: str, *, timeout: float, password: bool = False) -> str:
         except zmq.ZMQError:
             break
     parent = k.get_parent("shell")
-    ident = k._get_shell_context_var(k._shell_parent_ident)
+    ident = shell_parent_ident(k)
     k.session.send(
         socket, "input_request", json_clean({"prompt": prompt, "password": password}), parent, ident=ident
     )

@@ -16,10 +16,11 @@ import time
 from typing import Any
 
 import pandas as pd
+from referencing import Registry
 
 from .. import errors as E
+from ..client import uri_template
 from ..schema import resolve_schema
-from . import uri_template
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 
@@ -111,17 +112,12 @@ async def raw_request(session: Any, method: str, params: dict | None = None, *, 
     per-request stamp: protocol version headers, 2026-07-28 ``_meta``). Errors are mapped as for
     any request (:class:`~mcp_jupyter.errors.ProtocolError` carries the JSON-RPC code).
     """
-    client = session.require_client()
-    sdk_session = client.session
-    data: dict[str, Any] = {"method": method, "params": dict(params or {})}
-    opts: dict[str, Any] = {}
-    sdk_session._stamp(data, opts)
-    dispatcher = sdk_session._dispatcher
+    from .._compat.mcp_sdk import send_raw_request
+
+    sdk_session = session.require_client().session
     kwargs = {} if timeout is None else {"timeout": timeout}
     return await session.request(
-        f"checking {method}",
-        lambda _progress: dispatcher.send_raw_request(method, data.get("params"), opts),
-        **kwargs,
+        f"checking {method}", lambda _progress: send_raw_request(sdk_session, method, params), **kwargs
     )
 
 
@@ -486,7 +482,8 @@ class Checker:
             args = sample_value(schema)
             try:
                 valid = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)(
-                    schema
+                    schema,
+                    registry=Registry(),  # an empty registry: a network $ref is never fetched
                 ).is_valid(args)
             except Exception:  # noqa: BLE001 - an invalid schema is reported already
                 valid = False
@@ -564,7 +561,7 @@ class Checker:
             return
         try:
             cls = jsonschema.validators.validator_for(output_schema, jsonschema.Draft202012Validator)
-            errors = list(cls(output_schema).iter_errors(structured))
+            errors = list(cls(output_schema, registry=Registry()).iter_errors(structured))
         except Exception:  # noqa: BLE001 - the schema's own errors are reported by _check_schema
             return
         for error in errors[:5]:
@@ -818,7 +815,7 @@ class Checker:
         target = (
             spec.server if spec.kind == "inprocess" else spec.url if spec.kind == "http" else list(spec.argv)
         )
-        from .connection import Connection
+        from ..client.connection import Connection
 
         probe = Connection(
             f"{session.name}-legacy-probe",

@@ -37,6 +37,8 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 
+from mcp_jupyter._compat.mcp_sdk import lowlevel_server, registered_tool
+
 from . import apps
 from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop, run_beside_cell
 from .notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
@@ -110,8 +112,7 @@ class NotebookServer(MCPServer):
 
     def _advertise_list_changed(self) -> None:
         """Handshake-era clients only expect list_changed when the capability says so."""
-        # The low-level server is reached the same way the SDK's own in-process Client reaches it.
-        low = self._lowlevel_server
+        low = lowlevel_server(self)
         build = low.create_initialization_options
         changes = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
 
@@ -179,7 +180,7 @@ class NotebookServer(MCPServer):
         elif visibility is not None:
             raise ValueError("visibility= is part of an MCP App: pass app= too")
         with self._registry_lock:
-            if self._tool_manager.get_tool(tool_name) is not None:
+            if registered_tool(self, tool_name) is not None:
                 self.remove_tool(tool_name)
             self.add_tool(
                 self._served(fn, tool_name, "tool"),

@@ -213,7 +213,7 @@ class Recorder:
             "import pytest",
             "",
             "import mcp_jupyter as mj",
-            "from mcp_jupyter.client.recording import scrub, scrub_text",
+            "from mcp_jupyter.testing import scrub, scrub_text",
             "",
             f"IGNORE = {self.ignore!r}",
             "_ = (hashlib, importlib, os, sys)  # not every recording needs each of them",
@@ -239,7 +239,7 @@ class Recorder:
     def _fixture(self, conn: Any, fixture: str) -> list[str]:
         target_code, setup = _target_code(conn, self.target)
         options = []
-        spec = conn.spec
+        spec = conn._session.spec  # the parsed target, with values (recorded as code, secrets by name)
         if spec.kind == "stdio" and spec.env:
             options.append(f"env={_mapping_code(spec.env, 'MCP_ENV_')}")
         if spec.kind == "stdio" and spec.cwd:
@@ -341,7 +341,7 @@ def _target_code(conn: Any, override: Any) -> tuple[str, list[str]]:
         if found is None:
             raise ValueError(f"cannot write code that builds {override!r}; pass target='module:attribute'")
         return f"_server_{_identifier(found[1])}", _import_lines(found[0], found[1], found[2])
-    spec = conn.spec
+    spec = conn._session.spec  # the parsed target: argv, URL or the server object
     if spec.kind == "stdio":
         return repr(list(spec.argv)), []
     if spec.kind == "http":

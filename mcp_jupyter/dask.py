@@ -1,0 +1,479 @@
+"""Map an MCP tool over a Dask DataFrame: ``conn.map`` for tables too big for one kernel.
+
+    import mcp_jupyter as mj
+    from distributed import Client, LocalCluster
+
+    client = Client(LocalCluster(n_workers=2))
+    conn = mj.connect("demo", "python -m mcp_jupyter.demo")
+    out = mj.dask.map(ddf, conn, "weather", args={"city": "town"})   # lazy
+    out.compute()          # the input's columns + result, is_error, error; one row per input row
+
+Each worker process opens its own connection from ``conn.spec`` (names of env vars and headers,
+never their values) the first time it runs a partition, reuses it for every later partition, and
+closes it when the worker ends (the :class:`MCPConnections` worker plugin). A stdio server therefore
+runs once per worker; an HTTP server is shared by every worker. Inside a partition the rows go
+through ``conn.map`` (concurrently, in order). Nobody can answer a server's sampling, elicitation or
+roots request on a worker, so ``policy=`` decides them (default: decline), never a person.
+docs/dask.md has the guide; notebooks/10-scaling-out-with-dask.ipynb the tutorial.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import os
+import threading
+import uuid
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+try:
+    import dask.dataframe as dd
+    import distributed
+    from distributed.diagnostics.plugin import WorkerPlugin
+except ImportError as exc:  # the optional extra is missing
+    raise ImportError(
+        "mj.dask needs Dask: pip install 'mcp-jupyter[dask]' (dask[dataframe] and distributed)"
+    ) from exc
+
+import pandas as pd
+
+from . import consent, views
+from .client.batch import in_notebook
+from .client.spec import ConnectionSpec
+from .errors import InvalidArguments, MCPJupyterError, NotFound
+
+__all__ = ["map", "MCPConnections", "PLUGIN_NAME", "RESULT_COLUMNS", "ROWS_PER_PARTITION"]
+
+PLUGIN_NAME = "mcp-jupyter-connections"
+"""The name :class:`MCPConnections` is registered under on the workers."""
+
+RESULT_COLUMNS = ("result", "is_error", "error")
+"""The columns :func:`map` adds, as ``conn.map`` does for a DataFrame."""
+
+ROWS_PER_PARTITION = 5000
+"""At most this many rows per partition when :func:`map` splits a pandas DataFrame itself."""
+
+_FEATURES = ("sampling", "elicitation", "roots")
+_POLICY_KEYS = {*_FEATURES, "rate_limit", "provider"}
+# Failures that another attempt cannot fix: the arguments or the tool name are wrong.
+_NOT_RETRIED = (InvalidArguments, NotFound)
+
+
+def map(  # noqa: A001 - mj.dask.map, as conn.map
+    data: Any,
+    conn: Any,
+    tool: str,
+    args: Mapping[str, str] | None = None,
+    *,
+    concurrency: int = 16,
+    result: str | Callable[[Any], Any] = "structured",
+    errors: str = "record",
+    retries: int = 0,
+    force_retries: bool = False,
+    policy: Mapping[str, Any] | None = None,
+    npartitions: int | None = None,
+    progress_bar: bool | None = None,
+) -> Any:
+    """Call ``tool`` once per row of ``data`` on the Dask workers; returns a lazy Dask DataFrame.
+
+    - ``data``: a Dask DataFrame, or a pandas DataFrame (split into ``npartitions``; by default two
+      per worker thread, at most :data:`ROWS_PER_PARTITION` rows each).
+    - ``conn``: a :class:`~mcp_jupyter.client.connection.Connection` (its ``conn.spec`` is shipped)
+      or a :class:`~mcp_jupyter.client.spec.ConnectionSpec`. Each worker process opens its own
+      connection once and reuses it; a stdio server runs on every worker, an HTTP server is shared.
+    - ``args``: ``{"parameter": "column"}``; by default every column is an argument of the same name.
+    - ``concurrency``: calls in flight per partition (a worker runs one partition per thread).
+    - ``result``: what goes in the ``result`` column: ``"structured"`` (the structured content,
+      else the text parsed as JSON, else the text: ``ToolResult.data``), ``"text"``, or a function
+      of the :class:`~mcp_jupyter.client.results.ToolResult` (called on successful rows only).
+    - ``errors``: ``"record"`` (default) keeps going: a failed row has ``is_error`` True and its
+      message in ``error``; ``"raise"`` fails the computation on the first failed row.
+    - ``retries``: how many more times a failed row is called (with a new connection if the server
+      died), only if the tool's annotations say ``idempotentHint``, unless ``force_retries=True``.
+      Wrong arguments are never retried.
+    - ``policy``: how the workers answer the server's requests, as ``{"sampling": "allow" | "deny",
+      "elicitation": ..., "roots": ..., "rate_limit": "10/minute", "provider": <sampling provider>}``;
+      anything left out is ``"deny"``. ``"ask"`` is refused: nobody can answer on a worker. The
+      decision is stated once, in the result's ``attrs["mcp_jupyter"]``.
+    - ``progress_bar``: a bar over partitions in the cell that computes (default: in notebooks);
+      the Dask dashboard's task stream shows each partition as ``mcp-<tool>``.
+
+    The result has the input's columns, index and order plus ``result``, ``is_error`` and
+    ``error``: one row per input row. Call ``.compute()`` or ``.persist()`` on it.
+    """
+    spec = _spec(conn)
+    if not (result in ("structured", "text") or callable(result)):
+        raise ValueError(
+            f"result must be 'structured', 'text' or a function of the ToolResult, not {result!r}"
+        )
+    if errors not in ("record", "raise"):
+        raise ValueError(f"errors must be 'record' or 'raise', not {errors!r}")
+    if not isinstance(concurrency, int) or concurrency < 1:
+        raise ValueError(f"concurrency must be a whole number of calls, at least 1, not {concurrency!r}")
+    if not isinstance(retries, int) or retries < 0:
+        raise ValueError(f"retries must be a whole number, 0 or more, not {retries!r}")
+    settings, said = _policy(policy)
+    client = _client()
+    frame = _frame(data, npartitions, client)
+    arguments = _arguments(frame, args)
+    if not isinstance(conn, ConnectionSpec):
+        _check_tool(conn, tool, retries, force_retries)
+    topic = f"mcp-jupyter-map-{uuid.uuid4().hex}"
+    attrs = {"tool": tool, "server": spec.name, "policy": said}
+    job = _Job(
+        spec, tool, arguments, concurrency, result, errors, retries, force_retries, settings, topic, attrs
+    )
+    meta = frame._meta.assign(
+        result=pd.Series(dtype=object), is_error=pd.Series(dtype=bool), error=pd.Series(dtype=object)
+    )
+    meta.attrs["mcp_jupyter"] = attrs
+    if client is not None:
+        _ensure_plugin(client)
+    show_bar = progress_bar or (progress_bar is None and in_notebook())
+    if show_bar and views.registered("map_progress"):
+        _follow(topic, frame.npartitions, f"{tool} (partitions)", client)
+    return frame.map_partitions(_map_partition, job, meta=meta, token=f"mcp-{tool}")
+
+
+# -- what is shipped to the workers ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Job:
+    """Everything a partition needs, pickled into the graph: no connection, no secret value."""
+
+    spec: ConnectionSpec
+    tool: str
+    arguments: tuple[tuple[str, str], ...] | None  # (parameter, column); None: every column
+    concurrency: int
+    result: Any  # "structured" | "text" | a function of the ToolResult
+    errors: str
+    retries: int
+    force_retries: bool
+    policy: tuple[tuple[str, Any], ...]
+    topic: str
+    attrs: dict
+
+    @property
+    def key(self) -> str:
+        """Which worker connection serves this job: one per spec and policy."""
+        from dask.base import tokenize
+
+        return tokenize(self.spec, self.policy)
+
+
+def _map_partition(part: pd.DataFrame, job: _Job, partition_info: dict | None = None) -> pd.DataFrame:
+    """On a worker: one partition through the worker's connection (``conn.map``), result columns added."""
+    out = part.copy()
+    out.attrs["mcp_jupyter"] = job.attrs
+    if part.empty:
+        calls: list[Any] = []
+    else:
+        calls = _call(job, _rows(part, job.arguments))
+    values: list[Any] = []
+    failed: list[bool] = []
+    messages: list[str | None] = []
+    for call in calls:
+        error = _error_of(call)
+        values.append(None if error is not None else _value(job.result, call))
+        failed.append(error is not None)
+        messages.append(error)
+    if job.errors == "raise":
+        for label, message in zip(part.index, messages, strict=True):
+            if message is not None:
+                raise MCPJupyterError(f"{job.tool} failed on row {label!r}: {message}", server=job.spec.name)
+    out["result"] = pd.Series(values, index=part.index, dtype=object)
+    out["is_error"] = pd.Series(failed, index=part.index, dtype=bool)
+    out["error"] = pd.Series(messages, index=part.index, dtype=object)
+    _report(job.topic, (partition_info or {}).get("number"))
+    return out
+
+
+def _rows(part: pd.DataFrame, arguments: tuple[tuple[str, str], ...] | None) -> list[dict]:
+    if arguments is None:
+        return part.to_dict("records")
+    picked = part[[column for _, column in arguments]]
+    picked.columns = [parameter for parameter, _ in arguments]
+    return picked.to_dict("records")
+
+
+def _call(job: _Job, rows: list[dict]) -> list[Any]:
+    """The calls of one partition, failed rows retried as ``job`` allows (results or exceptions)."""
+    conn = _CONNECTIONS.get(job)
+    calls = conn.map(
+        job.tool, rows, concurrency=job.concurrency, errors="collect", as_dataframe=False, progress_bar=False
+    )
+    retries = job.retries if job.force_retries or _idempotent(conn, job.tool) else 0
+    for _ in range(retries):
+        again = [
+            i
+            for i, call in enumerate(calls)
+            if _error_of(call) is not None and not isinstance(call, _NOT_RETRIED)
+        ]
+        if not again:
+            break
+        conn = _CONNECTIONS.get(job)  # a new connection when the server died
+        redone = conn.map(
+            job.tool,
+            [rows[i] for i in again],
+            concurrency=job.concurrency,
+            errors="collect",
+            as_dataframe=False,
+            progress_bar=False,
+        )
+        for i, call in zip(again, redone, strict=True):
+            calls[i] = call
+    return calls
+
+
+def _error_of(call: Any) -> str | None:
+    if isinstance(call, BaseException):
+        return str(call)
+    return (call.text or "the tool reported an error") if call.is_error else None
+
+
+def _value(result: Any, call: Any) -> Any:
+    if result == "structured":
+        return call.data
+    if result == "text":
+        return call.text
+    return result(call)
+
+
+def _idempotent(conn: Any, tool: str) -> bool:
+    try:
+        return bool(conn.tools[tool].hint("idempotentHint"))
+    except (KeyError, MCPJupyterError):
+        return False
+
+
+class _Connections:
+    """This process's connections for mapped partitions, one per job key: opened on first use,
+    reused by every later partition (and thread), opened again when the server died."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[str, Any] = {}
+
+    def get(self, job: _Job) -> Any:
+        key = job.key
+        with self._lock:  # other threads wait for the same connection rather than start a second
+            conn = self._open.get(key)
+            if conn is not None and conn.alive:
+                return conn
+            if conn is not None:
+                conn.close()
+            conn = self._open[key] = _connect(job, key)
+            return conn
+
+    def close_all(self) -> None:
+        with self._lock:
+            opened, self._open = list(self._open.values()), {}
+        for conn in opened:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - closing the others matters more
+                pass
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+
+_CONNECTIONS = _Connections()
+
+
+def _connect(job: _Job, key: str) -> Any:
+    """A connection for ``job`` in this process, with its consent policy set first (never a person)."""
+    name = f"{job.spec.name}-dask-{key[:8]}"
+    settings = dict(job.policy)
+    provider = settings.pop("provider", None)
+    consent.policy(name, **settings, headless="decline")
+    if provider is not None:
+        consent.sampling_provider(provider, server=name)
+    # Roots denied: offer no roots capability at all, so connecting does not wait for the server to ask.
+    return job.spec.connect(name, **({"roots": False} if settings["roots"] == "deny" else {}))
+
+
+class MCPConnections(WorkerPlugin):
+    """The Dask worker plugin that owns a worker's MCP connections.
+
+    :func:`map` registers it once per cluster (name :data:`PLUGIN_NAME`). Partitions open the
+    connections they need on first use and reuse them; when the worker closes, ``teardown`` closes
+    them, so no server process outlives its worker (a killed worker's stdio servers see their stdin
+    close and exit too).
+    """
+
+    def teardown(self, worker: Any) -> None:
+        """Close every connection this worker process opened."""
+        _CONNECTIONS.close_all()
+
+
+def _has_plugin(name: str, dask_scheduler: Any = None) -> bool:
+    return name in dask_scheduler.worker_plugins
+
+
+def _ensure_plugin(client: Any) -> None:
+    # Registering again would tear the plugin down first, closing every worker's connections.
+    if not client.run_on_scheduler(_has_plugin, PLUGIN_NAME):
+        client.register_plugin(MCPConnections(), name=PLUGIN_NAME)
+
+
+# -- progress ----------------------------------------------------------------------------
+
+
+class _Progress:
+    """A notebook bar over partitions, fed by the workers' events; a new bar per computation."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total = total
+        self.label = label
+        self.bar: Any = None
+        self.seen: set[Any] = set()
+        self._lock = threading.Lock()
+
+    def partition_done(self, number: Any) -> None:
+        with self._lock:
+            if self.bar is None or len(self.seen) >= self.total:  # the first event of a computation
+                self.bar = views.make("map_progress", self.total, self.label)
+                self.seen = set()
+            if number in self.seen:  # a partition computed again (its worker died after it finished)
+                return
+            self.seen.add(number)
+            self.bar.step()
+
+
+_LOCAL: dict[str, _Progress] = {}  # topic -> bar, for partitions computed in this process without a cluster
+
+
+def _follow(topic: str, total: int, label: str, client: Any) -> None:
+    progress = _Progress(total, label)
+    _LOCAL[topic] = progress
+    if client is not None:
+        client.subscribe_topic(topic, lambda event: progress.partition_done(event[1].get("partition")))
+
+
+def _report(topic: str, number: Any) -> None:
+    """On a worker: tell the client that partition ``number`` is done (an event on ``topic``)."""
+    try:
+        worker = distributed.get_worker()
+    except ValueError:  # computed without a cluster (Dask's local schedulers): the bar is here
+        progress = _LOCAL.get(topic)
+        if progress is not None:
+            progress.partition_done(number)
+        return
+    worker.log_event(topic, {"partition": number})
+
+
+# -- checks on the client ----------------------------------------------------------------
+
+
+def _spec(conn: Any) -> ConnectionSpec:
+    if isinstance(conn, ConnectionSpec):
+        spec = conn
+    elif isinstance(getattr(conn, "spec", None), ConnectionSpec):
+        spec = conn.spec
+    else:
+        raise TypeError(
+            f"conn must be a connection (mj.connect(...)) or a ConnectionSpec, not {type(conn).__name__}"
+        )
+    if spec.kind == "inprocess":
+        raise ValueError(
+            f"connection {spec.name!r} is an in-process server, which lives in this kernel: workers cannot "
+            "reach it. Run it as a command (e.g. 'python -m package.module') or serve it over HTTP"
+        )
+    return spec
+
+
+def _policy(policy: Mapping[str, Any] | None) -> tuple[tuple[tuple[str, Any], ...], str]:
+    """(the workers' consent settings, the sentence the result's attrs say about them)."""
+    given = dict(policy or {})
+    unknown = sorted(set(given) - _POLICY_KEYS)
+    if unknown:
+        raise ValueError(
+            f"policy has unknown keys {', '.join(unknown)}; it takes {', '.join(sorted(_POLICY_KEYS))}"
+        )
+    modes = {feature: given.get(feature, "deny") for feature in _FEATURES}
+    for feature, mode in modes.items():
+        if mode not in ("allow", "deny"):
+            raise ValueError(
+                f"policy[{feature!r}] must be 'allow' or 'deny' on workers, not {mode!r}: nobody can "
+                "answer a consent card there"
+            )
+    if modes["sampling"] == "allow" and given.get("provider") is None:
+        raise ValueError(
+            "policy sampling='allow' needs a 'provider' that writes the replies on the workers, "
+            "e.g. mj.consent.openai('llama3.2', base_url=...) or a function of the request"
+        )
+    settings = dict(modes)
+    if given.get("rate_limit") is not None:
+        settings["rate_limit"] = given["rate_limit"]
+    if given.get("provider") is not None:
+        settings["provider"] = given["provider"]
+    if policy is None:
+        said = (
+            "on the workers, the server's sampling, elicitation and roots requests are declined "
+            "(no policy= was given; nobody can answer there)"
+        )
+    else:
+        said = "on the workers: " + ", ".join(f"{feature} {mode}" for feature, mode in modes.items())
+    return tuple(settings.items()), said
+
+
+def _client() -> Any:
+    try:
+        return distributed.default_client()
+    except ValueError:  # no distributed Client: Dask's local scheduler computes it in this process
+        return None
+
+
+def _frame(data: Any, npartitions: int | None, client: Any) -> Any:
+    if isinstance(data, pd.DataFrame):
+        if npartitions is None:
+            threads = (
+                builtins.sum(client.nthreads().values()) if client is not None else (os.cpu_count() or 1)
+            )
+            npartitions = max(2 * threads, math.ceil(len(data) / ROWS_PER_PARTITION))
+        return dd.from_pandas(data, npartitions=max(1, min(npartitions, len(data) or 1)), sort=False)
+    if isinstance(data, dd.DataFrame):
+        return data.repartition(npartitions=npartitions) if npartitions is not None else data
+    raise TypeError(f"data must be a pandas or Dask DataFrame, not {type(data).__name__}")
+
+
+def _arguments(frame: Any, args: Mapping[str, str] | None) -> tuple[tuple[str, str], ...] | None:
+    columns = [str(c) for c in frame.columns]
+    clash = [c for c in RESULT_COLUMNS if c in columns]
+    if clash:
+        raise ValueError(
+            f"the input already has a column named {', '.join(_reprs(clash))}, which the results would "
+            "replace; rename it first (ddf.rename(columns={...}))"
+        )
+    if args is None:
+        return None
+    if not isinstance(args, Mapping):
+        raise TypeError("args must be a dict of {'tool parameter': 'column name'}")
+    missing = [column for column in args.values() if column not in columns]
+    if missing:
+        raise ValueError(
+            f"args names columns the data does not have: {', '.join(_reprs(missing))}; "
+            f"its columns are {', '.join(_reprs(columns))}"
+        )
+    return tuple((str(parameter), column) for parameter, column in args.items())
+
+
+def _reprs(values: list[Any]) -> list[str]:
+    """``repr`` of each value (the builtin ``map`` is shadowed in this module)."""
+    return [repr(v) for v in values]
+
+
+def _check_tool(conn: Any, tool: str, retries: int, force_retries: bool) -> None:
+    """Fail now on a tool the server does not have; say once when retries= will not apply."""
+    conn.tools[tool]  # ToolNotFound, with "did you mean", before any worker starts a server
+    if retries and not force_retries and not _idempotent(conn, tool):
+        warnings.warn(
+            f"retries={retries} does not apply: {tool!r} is not annotated idempotent (idempotentHint), so "
+            "calling it again could repeat its effect; pass force_retries=True to retry anyway",
+            stacklevel=3,
+        )

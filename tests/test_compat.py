@@ -1,0 +1,383 @@
+"""The _compat seam (mcp_jupyter/_compat/): one test per private name of a dependency the package uses.
+
+Each test drives the real dependency through the seam where that is cheap, and otherwise reads the
+dependency's own source for the behaviour we rely on. When an upgrade renames or removes a name, the
+failure says which dependency changed what and which _compat module to update; pyproject.toml pins
+every dependency here to the versions these tests were run against.
+"""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+import threading
+from importlib.metadata import version
+from typing import Any
+
+import anyio
+import pytest
+from mcp.server.mcpserver import Context  # module level: tool signatures are evaluated by name
+
+from mcp_jupyter._compat import anyio as compat_anyio
+from mcp_jupyter._compat import comm as compat_comm
+from mcp_jupyter._compat import cpython, mcp_sdk
+from mcp_jupyter._compat import ipykernel as compat_ipykernel
+from mcp_jupyter._compat import uvicorn as compat_uvicorn
+
+_MODULES = {
+    "mcp": "mcp_sdk",
+    "ipykernel": "ipykernel",
+    "comm": "comm",
+    "uvicorn": "uvicorn",
+    "anyio": "anyio",
+    "python": "cpython",
+}
+
+
+def require(ok: Any, dependency: str, what: str) -> None:
+    """Fail with what changed and where to adapt, unless ``ok``."""
+    if ok:
+        return
+    release = sys.version.split()[0] if dependency == "python" else version(dependency)
+    pytest.fail(
+        f"{dependency} {release} changed {what}: update mcp_jupyter/_compat/{_MODULES[dependency]}.py "
+        "(and the version pin in pyproject.toml)",
+        pytrace=False,
+    )
+
+
+def source_of(obj: Any) -> str:
+    return inspect.getsource(obj)
+
+
+# -- mcp ---------------------------------------------------------------------------------------------
+
+
+def _server() -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("compat")
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    return server
+
+
+def test_mcpserver_lowlevel_server():
+    from mcp.server.lowlevel import Server
+
+    server = _server()
+    low = mcp_sdk.lowlevel_server(server)
+    require(isinstance(low, Server), "mcp", "MCPServer._lowlevel_server (the low-level Server inside)")
+    require(
+        callable(getattr(low, "create_initialization_options", None)),
+        "mcp",
+        "Server.create_initialization_options",
+    )
+    assert mcp_sdk.lowlevel_server(low) is low
+    assert mcp_sdk.is_server_object(server) and mcp_sdk.is_server_object(low)
+    assert not mcp_sdk.is_server_object("python -m mcp_jupyter.demo")
+
+
+def test_in_memory_transport():
+    from mcp import Client
+
+    try:
+        transport = mcp_sdk.in_memory_transport(_server())
+    except ImportError as exc:
+        require(False, "mcp", f"mcp.client._memory.InMemoryTransport ({exc})")
+
+    async def go() -> list[str]:
+        async with Client(transport, mode="legacy") as client:
+            return [t.name for t in (await client.list_tools()).tools]
+
+    require(anyio.run(go) == ["add"], "mcp", "InMemoryTransport (no longer a working transport)")
+
+
+def test_mcpserver_tool_manager():
+    server = _server()
+    try:
+        names = [t.name for t in mcp_sdk.registered_tools(server)]
+        found, missing = mcp_sdk.registered_tool(server, "add"), mcp_sdk.registered_tool(server, "nope")
+    except AttributeError as exc:
+        require(False, "mcp", f"MCPServer._tool_manager ({exc})")
+    require(names == ["add"] and found is not None and missing is None, "mcp", "MCPServer._tool_manager")
+
+
+def test_server_session_connection():
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("compat")
+    seen: dict[str, Any] = {}
+
+    @server.tool()
+    async def grab(ctx: Context) -> str:
+        """Keep the connection behind this request's session."""
+        seen["connection"] = mcp_sdk.server_connection(ctx.session)
+        return "ok"
+
+    async def go() -> None:
+        async with Client(server) as client:
+            await client.call_tool("grab", {})
+
+    anyio.run(go)
+    require(
+        hasattr(seen.get("connection"), "send_tool_list_changed"),
+        "mcp",
+        "ServerSession._connection (the connection-scoped object with send_tool_list_changed)",
+    )
+
+
+def test_client_session_stamp_and_dispatcher():
+    from mcp import Client
+    from mcp.client.session import ClientSession
+
+    require("self._stamp(data, opts)" in source_of(ClientSession.send_request), "mcp", "ClientSession._stamp")
+
+    async def go() -> dict:
+        async with Client(_server()) as client:
+            return await mcp_sdk.send_raw_request(client.session, "tools/list", None)
+
+    try:
+        result = anyio.run(go)
+    except AttributeError as exc:
+        require(False, "mcp", f"ClientSession._stamp/_dispatcher ({exc})")
+    require(
+        isinstance(result, dict) and [t["name"] for t in result["tools"]] == ["add"],
+        "mcp",
+        "ClientSession._dispatcher.send_raw_request (no longer raw JSON)",
+    )
+
+
+def test_a_raw_task_augmented_tools_call_returns_the_create_task_result(everything_cmd):
+    import mcp_jupyter as mj
+    from mcp_jupyter.runtime import runtime
+
+    conn = mj.connect("compat-tasks", everything_cmd)
+    try:
+        client_session = conn._session.require_client().session
+
+        async def create() -> dict:
+            params = {"name": "simulate-research-query", "arguments": {"topic": "x"}, "task": {"ttl": 60000}}
+            return await mcp_sdk.send_raw_request(client_session, "tools/call", params, timeout=30)
+
+        try:
+            raw = runtime().call(create)
+        except AttributeError as exc:
+            require(
+                False, "mcp", f"ClientSession._stamp/_dispatcher ({exc}): 2025-11-25 tasks depend on them"
+            )
+        require(
+            isinstance(raw, dict) and raw.get("task", {}).get("status") == "working",
+            "mcp",
+            f"ClientSession._dispatcher.send_raw_request (no raw CreateTaskResult: {raw!r})",
+        )
+        conn.task(raw["task"]["taskId"]).cancel()
+    finally:
+        conn.close()
+
+
+def test_client_session_stamp_can_opt_in_to_a_log_level():
+    from mcp import Client
+    from mcp_types import LOG_LEVEL_META_KEY
+
+    async def go() -> tuple[dict, dict]:
+        async with Client(_server()) as client:
+            mcp_sdk.opt_in_log_level(client.session, "debug", LOG_LEVEL_META_KEY)
+            mcp_sdk.opt_in_log_level(client.session, "error", LOG_LEVEL_META_KEY)  # wrapped once
+            call: dict = {"method": "tools/call", "params": {"name": "add"}}
+            init: dict = {"method": "initialize", "params": {}}
+            for data in (call, init):
+                client.session._stamp(data, {})
+            return call, init
+
+    call, init = anyio.run(go)
+    require(call["params"]["_meta"].get(LOG_LEVEL_META_KEY) == "error", "mcp", "ClientSession._stamp")
+    assert LOG_LEVEL_META_KEY not in init["params"].get("_meta", {})
+
+
+def test_oauth_provider_initialize():
+    from mcp.client.auth import OAuthClientProvider
+    from mcp.shared.auth import OAuthClientMetadata, OAuthToken
+
+    from mcp_jupyter.client.auth.store import MemoryTokens
+
+    flow = source_of(OAuthClientProvider._auth_flow)
+    require(
+        "if not self._initialized" in flow and "await self._initialize()" in flow,
+        "mcp",
+        "OAuthClientProvider._initialize/_initialized (the flow no longer loads tokens through them)",
+    )
+    loaded: list[Any] = []
+
+    class Provider(mcp_sdk.oauth_provider_class()):
+        async def tokens_loaded(self) -> None:
+            loaded.append(self.context.current_tokens)
+
+    storage = MemoryTokens()
+    storage.tokens = OAuthToken(access_token="t", token_type="Bearer", expires_in=60)
+    provider = Provider(
+        server_url="http://127.0.0.1:9/mcp",
+        client_metadata=OAuthClientMetadata(redirect_uris=["http://127.0.0.1:9/callback"]),
+        storage=storage,
+    )
+    mcp_sdk.reload_oauth_provider(provider)
+    require(provider._initialized is False, "mcp", "OAuthClientProvider._initialized")
+    anyio.run(provider._initialize)
+    require(loaded and loaded[0].access_token == "t", "mcp", "OAuthClientProvider._initialize")
+
+
+def test_identity_assertion_provider_tokens():
+    from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+
+    require(
+        "self._tokens = await self._storage.get_tokens()"
+        in source_of(IdentityAssertionOAuthProvider._auth_flow)
+        and "self._tokens" in source_of(IdentityAssertionOAuthProvider.__init__),
+        "mcp",
+        "IdentityAssertionOAuthProvider._tokens",
+    )
+
+    class Holder:
+        _tokens = "token"
+
+    holder = Holder()
+    mcp_sdk.forget_identity_assertion_tokens(holder)
+    assert holder._tokens is None
+
+
+# -- ipykernel, comm -----------------------------------------------------------------------------------
+
+
+def test_ipykernel_comm_reply_subshell_for():
+    from ipykernel.comm.comm import Comm
+    from ipykernel.kernelbase import Kernel
+
+    require(
+        callable(getattr(Comm, "_reply_subshell_for", None))
+        and 'getattr(comm, "_reply_subshell_for", None)' in source_of(Kernel),
+        "ipykernel",
+        "Comm._reply_subshell_for (how a comm_msg is routed to a subshell)",
+    )
+
+    class Routed:
+        pass
+
+    comm = Routed()
+    compat_ipykernel.route_comm_by_header(comm)
+    assert comm._reply_subshell_for({"any": "data"}, "subshell-1") == "subshell-1"
+
+
+def test_ipykernel_allow_stdin():
+    from ipykernel.kernelbase import Kernel
+
+    require("_allow_stdin" in Kernel.class_trait_names(), "ipykernel", "Kernel._allow_stdin")
+
+    class Fake:
+        _allow_stdin = True
+
+    assert compat_ipykernel.allows_stdin(Fake()) and not compat_ipykernel.allows_stdin(object())
+
+
+def test_ipykernel_shell_parent_ident():
+    from contextvars import ContextVar
+
+    from ipykernel.kernelbase import Kernel
+
+    require(
+        callable(getattr(Kernel, "_get_shell_context_var", None))
+        and "self._shell_parent_ident = ContextVar(" in source_of(Kernel.__init__),
+        "ipykernel",
+        "Kernel._get_shell_context_var/_shell_parent_ident",
+    )
+
+    class Fake:
+        _shell_parent_ident: ContextVar[bytes] = ContextVar("ident")
+        _get_shell_context_var = Kernel._get_shell_context_var
+
+    Fake._shell_parent_ident.set(b"frontend")
+    assert compat_ipykernel.shell_parent_ident(Fake()) == b"frontend"
+
+
+def test_comm_closed():
+    from comm import create_comm
+
+    opened = create_comm(target_name="mcp-jupyter-compat")  # outside a kernel: comm's DummyComm
+    closed = create_comm(target_name="mcp-jupyter-compat")
+    closed.close()
+    require(
+        not compat_comm.is_closed(opened) and compat_comm.is_closed(closed),
+        "comm",
+        "BaseComm._closed",
+    )
+
+
+# -- uvicorn, anyio, the Python runtime --------------------------------------------------------------
+
+
+def test_uvicorn_h11_protocol():
+    try:
+        protocol = compat_uvicorn.h11_protocol_class()
+    except ImportError as exc:
+        require(False, "uvicorn", f"uvicorn.protocols.http.h11_impl.H11Protocol ({exc})")
+    missing = [
+        name for name in compat_uvicorn.H11_PROTOCOL_HOOKS if not callable(getattr(protocol, name, None))
+    ]
+    require(not missing, "uvicorn", f"H11Protocol's methods {missing}")
+    init = source_of(protocol.__init__) + source_of(protocol.connection_made)
+    attributes = [a for a in ("self.conn = ", "self.transport = ", "self.loop = ") if a not in init]
+    require(not attributes, "uvicorn", f"H11Protocol's attributes {attributes}")
+
+
+def test_anyio_process_transport():
+    async def go() -> tuple[bool, bool]:
+        process = await anyio.open_process([sys.executable, "-c", "pass"])
+        await process.wait()
+        transport = getattr(getattr(process, "_process", None), "_transport", None)
+        compat_anyio.close_subprocess_transport(process)
+        closed = transport is not None and transport.is_closing()
+        await process.aclose()
+        return transport is not None, closed
+
+    found, closed = anyio.run(go)
+    require(found, "anyio", "Process._process._transport (asyncio's subprocess transport)")
+    assert closed
+
+
+def test_sys_current_frames():
+    require(callable(getattr(sys, "_current_frames", None)), "python", "sys._current_frames")
+    code = test_sys_current_frames.__code__
+    seen: list[bool] = []
+    waiting = threading.Event()
+
+    def look() -> None:
+        seen.append(cpython.thread_runs(threading.main_thread(), code))
+        seen.append(cpython.thread_runs(threading.main_thread(), require.__code__))
+        waiting.set()
+
+    thread = threading.Thread(target=look)
+    thread.start()
+    waiting.wait(10)
+    thread.join()
+    assert seen == [True, False]
+
+
+def test_threading_register_atexit():
+    require(callable(getattr(threading, "_register_atexit", None)), "python", "threading._register_atexit")
+    code = (
+        "import atexit, threading\n"
+        "from mcp_jupyter._compat.cpython import register_before_thread_join\n"
+        "atexit.register(lambda: print('atexit', flush=True))\n"
+        "def hook():\n"
+        "    print('hook', threading.main_thread().is_alive(), flush=True)\n"
+        "print(register_before_thread_join(hook), flush=True)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    require(
+        out.stdout.split("\n")[:3] == ["True", "hook True", "atexit"], "python", "threading._register_atexit"
+    )

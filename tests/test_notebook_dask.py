@@ -1,0 +1,57 @@
+"""Execute notebooks/10-scaling-out-with-dask.ipynb in a real kernel (a LocalCluster of two worker
+processes) and check what it shows."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from .conftest import cell_text
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "10-scaling-out-with-dask.ipynb"
+
+pytestmark = pytest.mark.kernel
+
+
+def _cell(nb, snippet: str):
+    for cell in nb.cells:
+        if cell.cell_type == "code" and snippet in cell.source:
+            return cell
+    raise AssertionError(f"no cell contains {snippet!r}")
+
+
+def _workers_and_servers() -> set[int]:
+    """Demo servers and Dask worker processes run by this environment's Python (the machine may be
+    shared: other checkouts' processes are not ours to count)."""
+    ours = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        cmdline = p.info["cmdline"] or []
+        if not cmdline or cmdline[0] != sys.executable or p.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        if any("mcp_jupyter.demo" in part or "multiprocessing" in part for part in cmdline):
+            ours.append(p.pid)
+    return set(ours)
+
+
+def test_the_dask_tutorial_runs_on_two_worker_processes(run_notebook):
+    before = _workers_and_servers()
+    nb = run_notebook(NOTEBOOK, timeout=180)
+    assert "processes=2 threads=2" in cell_text(_cell(nb, "client = Client(cluster)"))
+    assert "ConnectionSpec(name='demo', kind='stdio'" in cell_text(_cell(nb, "demo.spec"))
+    assert "npartitions=" in cell_text(_cell(nb, "enriched = mj.dask.map"))  # lazy
+    head = cell_text(_cell(nb, "result = enriched.compute()"))
+    assert "sku-00000" in head and "'attempt': 1" in head and "<table" in head
+    bar = _cell(nb, "result = enriched.compute()")["outputs"]
+    assert any("application/vnd.jupyter.widget-view+json" in out.get("data", {}) for out in bar)  # the bar
+    assert "{'tcp://" in cell_text(_cell(nb, "client.run(open_connections)"))
+    counts = cell_text(_cell(nb, "client.run(open_connections)"))
+    assert counts.count(": 1") == 2, counts  # one connection (one server) per worker
+    assert "(10," in cell_text(_cell(nb, 'first = mj.dask.map(flaky, demo, "lookup"'))
+    assert "(0, {1: 20, 2: 10})" in cell_text(_cell(nb, "retries=1"))
+    consent = cell_text(_cell(nb, '"ask_user").compute()'))
+    assert "'action': 'decline'" in consent and "declined" in consent
+    # the notebook closed its cluster: no worker process or server it started is left
+    assert _workers_and_servers() - before == set()
