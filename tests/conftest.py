@@ -6,11 +6,13 @@ Fixtures
 ``everything_cmd``  argv to run it over stdio: ``["node", everything_js, "stdio"]``
 ``everything_http`` URL of a fresh everything server over Streamable HTTP: ``http://127.0.0.1:PORT/mcp``
 ``demo_cmd``        argv to run the bundled demo server over stdio: ``[sys.executable, "-m", "mcp_jupyter.demo"]``
+``task_server``     ``(url, token)`` of tests/servers/tasks_server.py over HTTP (tools served as tasks, both eras)
 ``run_notebook``    ``run_notebook(path_or_nb_or_sources, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -120,6 +122,20 @@ def everything_http(everything_js: Path, tmp_path: Path) -> Iterator[str]:
     try:
         wait_for_port(port, proc, log_path)
         yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        stop_process(proc)
+
+
+@pytest.fixture(scope="module")
+def task_server() -> Iterator[tuple[str, str]]:
+    """tests/servers/tasks_server.py over Streamable HTTP (one per test module): ``(url, token)``."""
+    script = REPO_ROOT / "tests" / "servers" / "tasks_server.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        info = json.loads(proc.stdout.readline())
+        yield info["url"], info["token"]
     finally:
         stop_process(proc)
 

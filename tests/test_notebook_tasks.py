@@ -29,4 +29,9 @@ def test_the_tasks_tutorial_runs(run_notebook, tmp_path, monkeypatch):
     assert "Python (snake)" in shown["clarified.text.splitlines()[0]"]
     assert shown["conn.tasks"].count("simulate-research-query") >= 3
     assert "cancelled" in shown["slow.refresh().status"]
+    started = shown["%mcp start everything simulate-research-query topic=magics -o magic_task"]
+    assert "started task " in started and "(simulate-research-query on everything)" in started
+    assert "# Research Report: magics" in shown["%mcp task result everything {magic_task.id}"]
+    asked_back = shown['print(asked_back.text.split("Raw result")[0])']
+    assert "[COMPLETED]" in asked_back and "- Name: Ada Lovelace" in asked_back  # a client-side task
     assert "crunched 4 chunks" in shown["job.result(timeout=30).text"]

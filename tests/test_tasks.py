@@ -8,21 +8,14 @@ takes about 4 s, so it runs a few times only.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 import mcp_jupyter as mj
 from mcp_jupyter.client.task_store import default_task_store
-
-REPO = Path(__file__).resolve().parent.parent
-TASKS_SERVER = REPO / "tests" / "servers" / "tasks_server.py"
 
 
 @pytest.fixture(autouse=True)
@@ -45,20 +38,6 @@ def answers():
 
     mj.consent.responder(respond)
     return asked
-
-
-@pytest.fixture(scope="module")
-def task_server():
-    """tests/servers/tasks_server.py over HTTP: (url, token)."""
-    proc = subprocess.Popen(
-        [sys.executable, str(TASKS_SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        info = json.loads(proc.stdout.readline())
-        yield info["url"], info["token"]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def bearer(token: str) -> dict:

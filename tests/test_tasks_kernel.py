@@ -31,25 +31,6 @@ def run(kc: Any, code: str) -> str:
     return "".join(out)
 
 
-@pytest.fixture
-def task_server() -> Any:
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parent / "servers" / "tasks_server.py"
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        info = json.loads(proc.stdout.readline())
-        yield info["url"], info["token"]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 def test_a_task_survives_a_kernel_restart(
     task_server: Any, everything_http: str, venv_python_kernel: str, tmp_path: Any
 ) -> None:

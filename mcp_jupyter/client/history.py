@@ -32,6 +32,7 @@ __all__ = [
     "History",
     "HistoryEntry",
     "RecordingTransport",
+    "StreamProxy",
 ]
 
 #: Messages kept per connection (the oldest are dropped first).
@@ -335,11 +336,52 @@ class History:
         return f"<History: {len(self)} messages, {self.nbytes:,} of {self._max_bytes:,} bytes>"
 
 
-class _RecordingReadStream:
+class StreamProxy:
+    """A proxy of one of a transport's streams: everything goes to ``inner`` except what a subclass
+    overrides (``receive`` for a read stream, ``send`` for a write stream)."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def receive(self) -> Any:
+        """The next item of the stream."""
+        return await self._inner.receive()
+
+    async def send(self, item: Any) -> None:
+        """Send ``item`` down the stream."""
+        await self._inner.send(item)
+
+    def __aiter__(self) -> StreamProxy:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        """Close the stream."""
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> StreamProxy:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context`` of context-aware streams
+        return getattr(self._inner, name)
+
+
+class _RecordingReadStream(StreamProxy):
     """Proxy of the transport's read stream that records what the client receives."""
 
     def __init__(self, inner: Any, history: History, on_eof: Any) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._history = history
         self._on_eof = on_eof
 
@@ -354,54 +396,17 @@ class _RecordingReadStream:
         self._history.record("recv", item)
         return item
 
-    def __aiter__(self) -> _RecordingReadStream:
-        return self
 
-    async def __anext__(self) -> Any:
-        import anyio
-
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _RecordingReadStream:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
-
-    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context`` of context-aware streams
-        return getattr(self._inner, name)
-
-
-class _RecordingWriteStream:
+class _RecordingWriteStream(StreamProxy):
     """Proxy of the transport's write stream that records what the client sends."""
 
     def __init__(self, inner: Any, history: History) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._history = history
 
     async def send(self, item: Any) -> None:
         self._history.record("send", item)
         await self._inner.send(item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _RecordingWriteStream:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
 
 
 class RecordingTransport:

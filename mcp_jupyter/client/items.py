@@ -128,6 +128,13 @@ class Tool(Item):
         return views.make("tool_form", self.connection, self.name, tool=self, **options)
 
     @property
+    def task_support(self) -> str:
+        """Whether the tool runs as a task on a 2025-11-25 server (``execution.taskSupport``):
+        ``forbidden`` (also when absent), ``optional`` or ``required`` (docs/tasks.md)."""
+        execution = getattr(self.raw, "execution", None)
+        return getattr(execution, "task_support", None) or "forbidden"
+
+    @property
     def required(self) -> list[str]:
         """Names of the required arguments."""
         return list(self.input_schema.get("required") or [])

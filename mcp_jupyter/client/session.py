@@ -25,6 +25,7 @@ from .. import errors as E
 from ..consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ..runtime import runtime
 from . import events
+from .client_tasks import ClientTaskTransport, dispatch_with
 from .history import History, RecordingTransport
 from .items import LISTINGS, Listing
 from .results import LogEntry
@@ -327,8 +328,16 @@ class Session:
             deadline.resume()
         self._paused_for_person = []
 
-    def _record(self, transport: Any) -> RecordingTransport:
-        return RecordingTransport(transport, self.history, on_eof=self._on_eof)
+    def _record(self, transport: Any) -> ClientTaskTransport:
+        """The transport, recorded into the history, with client-side tasks (client/client_tasks.py)
+        between it and the SDK: a server may ask for sampling or elicitation to run as a task."""
+        recorded = RecordingTransport(transport, self.history, on_eof=self._on_eof)
+        return ClientTaskTransport(recorded, self._answer_server_request)
+
+    async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
+        """A sampling or elicitation request of a client-side task, answered by this connection's
+        callbacks (the consent layer), as the SDK answers an ordinary one."""
+        return await dispatch_with(self.require_client().session, request_id, method, params)
 
     def _make_client(self, transport: Any) -> Any:
         from mcp import Client

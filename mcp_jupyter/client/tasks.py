@@ -395,10 +395,10 @@ def _new_state(session: Any, raw: dict[str, Any], tool: str, args: dict) -> Task
     return state
 
 
-def task_support(tool: Any) -> str:
-    """A listed tool's ``execution.taskSupport`` (``forbidden`` when absent)."""
-    execution = getattr(getattr(tool, "raw", None), "execution", None)
-    return getattr(execution, "task_support", None) or "forbidden"
+def can_start(session: Any, tool: Any) -> bool:
+    """Whether ``conn.start`` can run the listed ``tool`` as a task: the server offers tasks and, on
+    a 2025-11-25 server, the tool's ``taskSupport`` is not ``forbidden`` (at 2026 the server decides)."""
+    return server_offers_tasks(session) and (session.modern or tool.task_support != "forbidden")
 
 
 def server_offers_tasks(session: Any) -> bool:
@@ -416,9 +416,9 @@ async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None =
 
     name = tool.name
     client = session.require_client()
-    if not server_offers_tasks(session) or (not session.modern and task_support(tool) == "forbidden"):
+    if not can_start(session, tool):
         why = (
-            f"its execution.taskSupport is {task_support(tool)!r}"
+            f"its execution.taskSupport is {tool.task_support!r}"
             if server_offers_tasks(session)
             else "the server does not offer tasks"
         )
@@ -503,7 +503,7 @@ async def call_tool_maybe_task(
     requires a task runs as one (2025-11-25), and a 2026-07-28 server's task answer is followed to
     its end; status changes are reported as progress. Returns the SDK ``CallToolResult``."""
     name = tool.name
-    if not session.modern and task_support(tool) == "required" and server_offers_tasks(session):
+    if not session.modern and tool.task_support == "required" and server_offers_tasks(session):
         state = await start_task(session, tool, args)
         if state.result is not None:  # answered at once
             return state.result.raw

@@ -24,6 +24,8 @@ __all__ = [
     "prompt_names",
     "resource_uris",
     "resource_uris_and_templates",
+    "task_ids",
+    "task_tool_names",
     "tool_arguments",
     "tool_names",
 ]
@@ -68,6 +70,19 @@ def connection_names(ctx: CompletionContext) -> list[str]:
 def tool_names(ctx: CompletionContext) -> list[str]:
     """The tools of the named connection."""
     return _names(ctx, "tools")
+
+
+def task_tool_names(ctx: CompletionContext) -> list[str]:
+    """The tools of the named connection that ``conn.start`` can run as a task."""
+    conn = ctx.connection
+    tools = _safe(lambda: conn.tools) or ()
+    return [tool.name for tool in tools if _safe(lambda t=tool: conn.can_start(t))]
+
+
+def task_ids(ctx: CompletionContext) -> list[str]:
+    """The ids of the tasks the notebook knows on the named connection (as last seen: no request)."""
+    tasks = _safe(lambda: ctx.connection.list_tasks(refresh_all=False))
+    return [task.id for task in tasks or ()]
 
 
 def prompt_names(ctx: CompletionContext) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..tasks import Task, TaskTable, book_for, refresh, start_task
+from ..tasks import Task, TaskTable, book_for, can_start, refresh, start_task
 from ..twins import blocking, on_runtime
 from .tools import merge_args
 
@@ -44,6 +44,13 @@ class TasksFeature:
         return Task(session, state)
 
     start = blocking(astart)
+
+    def can_start(self, tool: Any) -> bool:
+        """Whether :meth:`start` can run ``tool`` (a name or a listed tool) as a task: the server
+        offers tasks and, on a 2025-11-25 server, the tool's ``task_support`` is not ``forbidden``
+        (on a 2026-07-28 server the server decides, so every tool can be started)."""
+        listed = self.tools[tool] if isinstance(tool, str) else tool  # type: ignore[attr-defined]
+        return can_start(self._session, listed)
 
     @on_runtime
     async def alist_tasks(self, refresh_all: bool = True) -> TaskTable:

@@ -18,6 +18,7 @@ Nothing here touches the SDK: only ``mcp_jupyter``'s public names. docs/architec
 from mcp_jupyter.magics.commands import connections  # noqa: F401 - importing a group registers it
 from mcp_jupyter.magics.commands import listings  # noqa: F401
 from mcp_jupyter.magics.commands import calls  # noqa: F401
+from mcp_jupyter.magics.commands import tasks  # noqa: F401
 from mcp_jupyter.magics.commands import utilities  # noqa: F401
 from mcp_jupyter.magics.commands import consent  # noqa: F401
 from mcp_jupyter.magics.commands import testing  # noqa: F401

@@ -27,8 +27,8 @@ from mcp_jupyter.magics.parser import MagicUsageError, convert_arguments, expand
 from mcp_jupyter.magics.registry import Command, parse_intermixed, subcommand
 
 
-def _item_with_pairs(what: str, names: Completer, pairs: Completer) -> Any:
-    """The arguments of ``call``/``prompt``: ITEM, ``key=value``..., ``--json``, ``-o``."""
+def item_with_pairs(what: str, names: Completer, pairs: Completer) -> Any:
+    """The arguments of ``call``/``prompt``/``start``: ITEM, ``key=value``..., ``--json``, ``-o``."""
 
     def arguments(q: argparse.ArgumentParser) -> None:
         completes(q.add_argument("item", metavar=what.upper(), help=f"the {what}'s name"), names)
@@ -47,7 +47,7 @@ def _item_with_pairs(what: str, names: Completer, pairs: Completer) -> Any:
 
 
 def _call_arguments(q: argparse.ArgumentParser) -> None:
-    _item_with_pairs("tool", tool_names, tool_arguments)(q)
+    item_with_pairs("tool", tool_names, tool_arguments)(q)
     q.add_argument(
         "--timeout",
         type=float,
@@ -80,7 +80,7 @@ class CallPlan:
         return {key: (value or None) for key, value in given.items() if value is not None}
 
 
-def _gather_arguments(cmd: Command) -> dict[str, Any]:
+def gather_arguments(cmd: Command) -> dict[str, Any]:
     """Arguments from ``--json``, then the cell body, then ``key=value`` (later ones win)."""
     given: dict[str, Any] = {}
     if cmd.args.json:
@@ -101,7 +101,7 @@ def prepare_call(cmd: Command) -> CallPlan:
     """Find the tool, gather its arguments and convert them by its inputSchema."""
     conn = cmd.connection
     tool = lookup(conn.tools, cmd.args.item, "tool")
-    arguments = convert_arguments(_gather_arguments(cmd), tool.input_schema, f"tool {tool.name}")
+    arguments = convert_arguments(gather_arguments(cmd), tool.input_schema, f"tool {tool.name}")
     return CallPlan(conn, tool.name, arguments, cmd.args.timeout, cmd.args.output, cmd.args.max_timeout)
 
 
@@ -142,7 +142,7 @@ def cmd_read(cmd: Command, shell: Any) -> Any:
 @subcommand(
     "prompt",
     "get a prompt: prompt NAME PROMPT [key=value ...] [-o VAR]",
-    arguments=_item_with_pairs("prompt", prompt_names, prompt_arguments),
+    arguments=item_with_pairs("prompt", prompt_names, prompt_arguments),
     needs_connection=True,
     cell=True,
     parse=parse_intermixed,
@@ -151,7 +151,7 @@ def cmd_prompt(cmd: Command, shell: Any) -> Any:
     """Get a prompt with its arguments (all strings, as the protocol says) and return the PromptResult."""
     conn = cmd.connection
     prompt = lookup(conn.prompts, cmd.args.item, "prompt")
-    arguments = {k: v if isinstance(v, str) else json.dumps(v) for k, v in _gather_arguments(cmd).items()}
+    arguments = {k: v if isinstance(v, str) else json.dumps(v) for k, v in gather_arguments(cmd).items()}
     arguments = convert_arguments(arguments, _prompt_schema(prompt.arguments or []), f"prompt {prompt.name}")
     return store(shell, cmd.args.output, conn.prompt(prompt.name, arguments))
 

@@ -1,0 +1,314 @@
+"""Client-side tasks (2025-11-25): the server asks the client to run its sampling or elicitation
+request as a task, and polls the client for it.
+
+A 2025-11-25 client that declares ``capabilities.tasks.requests.sampling.createMessage`` (or
+``.elicitation.create``) may receive ``sampling/createMessage`` / ``elicitation/create`` with a
+``task`` field (``{"ttl": ms}``): it answers at once with a ``CreateTaskResult`` and the server then
+sends ``tasks/get`` (status), ``tasks/result`` (waits for the end; the request's result),
+``tasks/list`` and ``tasks/cancel`` to the client. The SDK's client session does none of this (it
+advertises no ``tasks``, answers ``tasks/*`` with "method not found", and expects the callback's
+own result type), so it is done here, one level below the session, on the transport's two streams:
+
+- the outgoing ``initialize`` gets ``capabilities.tasks`` (for sampling and elicitation when the
+  client offers them, plus ``list`` and ``cancel``);
+- an incoming task-augmented sampling or elicitation request is answered with a ``CreateTaskResult``
+  and its answer is produced in the background by the session's own callbacks
+  (``ClientSession.dispatch_input_request``: the consent layer, a card or the sidebar's inbox, the
+  policy, a scripted responder, the audit), exactly as an ordinary request would be;
+- incoming ``tasks/get|result|list|cancel`` are answered from this table and never reach the SDK.
+
+Everything else passes through untouched. The wrapper sits between the SDK and the
+:class:`~.history.RecordingTransport`, so the history records the traffic as it went over the wire.
+Everything here runs on the runtime loop.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from .history import StreamProxy
+
+__all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
+
+#: What a client that runs sampling and elicitation as tasks declares under ``capabilities.tasks``.
+TASK_CAPABILITY = {
+    "list": {},
+    "cancel": {},
+    "requests": {"sampling": {"createMessage": {}}, "elicitation": {"create": {}}},
+}
+_AUGMENTABLE = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
+_TASK_METHODS = ("tasks/get", "tasks/result", "tasks/list", "tasks/cancel")
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+POLL_INTERVAL_MS = 500  # what the client suggests the server waits between tasks/get polls
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(eq=False)
+class ClientTask:
+    """One request the server asked this client to run as a task."""
+
+    id: str
+    method: str
+    ttl: int | None
+    status: str = "working"
+    message: str | None = None
+    created: str = field(default_factory=_now)
+    updated: str = field(default_factory=_now)
+    result: dict | None = None  # the request's result (wire JSON) once completed
+    error: dict | None = None  # the JSON-RPC error once failed
+    scope: Any = None  # the anyio CancelScope of the work (tasks/cancel cancels it)
+    done: Any = None  # anyio.Event set on reaching a terminal status
+
+    def wire(self) -> dict[str, Any]:
+        """The task as the protocol's ``Task`` object."""
+        task = {
+            "taskId": self.id,
+            "status": self.status,
+            "createdAt": self.created,
+            "lastUpdatedAt": self.updated,
+            "ttl": self.ttl,
+            "pollInterval": POLL_INTERVAL_MS,
+        }
+        if self.message:
+            task["statusMessage"] = self.message
+        return task
+
+    def finish(self, status: str, message: str | None = None) -> None:
+        """Move to a terminal status (once)."""
+        if self.status in TERMINAL:
+            return
+        self.status = status
+        self.message = message
+        self.updated = _now()
+        self.done.set()
+
+
+class ClientTasks:
+    """The tasks a server asked one connection to run, and the answers to its ``tasks/*`` requests.
+
+    ``dispatch(request_id, method, params)`` produces a request's answer the way the session answers
+    an ordinary server request (returns the result as wire JSON, or raises :class:`_Refused` with a
+    JSON-RPC error); the connection gives it :meth:`ClientSession.dispatch_input_request`.
+    """
+
+    def __init__(self, dispatch: Callable[[Any, str, dict], Any]) -> None:
+        self.dispatch = dispatch
+        self.tasks: dict[str, ClientTask] = {}
+
+    def _expire(self) -> None:
+        import time
+
+        now = time.time()
+        for task in list(self.tasks.values()):
+            if task.ttl is None or task.status not in TERMINAL:
+                continue
+            created = dt.datetime.fromisoformat(task.created.replace("Z", "+00:00")).timestamp()
+            if now > created + task.ttl / 1000:
+                del self.tasks[task.id]
+
+    def _find(self, params: dict | None) -> ClientTask:
+        task_id = (params or {}).get("taskId")
+        task = self.tasks.get(task_id) if isinstance(task_id, str) else None
+        if task is None:
+            raise _Refused(INVALID_PARAMS, f"no task {task_id!r} on this client (unknown or expired)")
+        return task
+
+    async def create(self, group: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
+        """Accept a task-augmented request: start its work in ``group``; the ``CreateTaskResult``."""
+        import anyio
+
+        self._expire()
+        metadata = params.get("task") if isinstance(params.get("task"), dict) else {}
+        ttl = metadata.get("ttl")
+        task = ClientTask(id=uuid.uuid4().hex, method=method, ttl=ttl if isinstance(ttl, int) else None)
+        task.done = anyio.Event()
+        task.scope = anyio.CancelScope()
+        self.tasks[task.id] = task
+        inner = {k: v for k, v in params.items() if k != "task"}  # the request as if not augmented
+
+        async def work() -> None:
+            with task.scope:
+                try:
+                    task.result = await self.dispatch(request_id, method, inner)
+                except _Refused as refused:
+                    task.error = refused.error
+                    task.finish("failed", refused.error["message"])
+                except Exception as exc:  # noqa: BLE001 - the server learns why through tasks/result
+                    task.error = {"code": INTERNAL_ERROR, "message": f"{type(exc).__name__}: {exc}"}
+                    task.finish("failed", task.error["message"])
+                else:
+                    task.finish("completed")
+            if task.scope.cancelled_caught:
+                task.finish("cancelled", "cancelled by the server")
+
+        group.start_soon(work)
+        return {"task": task.wire()}
+
+    async def answer(self, method: str, params: dict | None) -> dict[str, Any]:
+        """The result of one ``tasks/*`` request (raises :class:`_Refused` for a protocol error)."""
+        self._expire()
+        if method == "tasks/list":
+            return {"tasks": [task.wire() for task in self.tasks.values()]}
+        task = self._find(params)
+        if method == "tasks/get":
+            return task.wire()
+        if method == "tasks/cancel":
+            if task.status in TERMINAL:
+                raise _Refused(
+                    INVALID_PARAMS, f"task {task.id} already ended ({task.status}): nothing to cancel"
+                )
+            task.scope.cancel()
+            task.finish("cancelled", "cancelled by the server")
+            return task.wire()
+        await task.done.wait()  # tasks/result waits for the end
+        meta = {RELATED_TASK: {"taskId": task.id}}
+        if task.status == "completed" and task.result is not None:
+            return {**task.result, "_meta": {**(task.result.get("_meta") or {}), **meta}}
+        if task.status == "failed" and task.error is not None:
+            raise _Refused(task.error["code"], task.error["message"], task.error.get("data"))
+        raise _Refused(INVALID_PARAMS, f"task {task.id} was cancelled: it has no result")
+
+
+class _Refused(Exception):  # noqa: N818 - a JSON-RPC error answer, not a failure of ours
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.error = {"code": code, "message": message, **({"data": data} if data is not None else {})}
+
+
+def _with_task_capability(message: Any) -> Any:
+    """The ``initialize`` request with ``capabilities.tasks`` added (other messages unchanged)."""
+    params = getattr(message, "params", None)
+    if getattr(message, "method", None) != "initialize" or not isinstance(params, dict):
+        return message
+    capabilities = dict(params.get("capabilities") or {})
+    offered = {k: v for k, v in TASK_CAPABILITY["requests"].items() if k in capabilities}
+    if not offered:
+        return message
+    capabilities["tasks"] = {**TASK_CAPABILITY, "requests": offered}
+    return message.model_copy(update={"params": {**params, "capabilities": capabilities}})
+
+
+class _ReadStream(StreamProxy):
+    """The transport's read stream, minus the messages the client-side tasks answer themselves."""
+
+    def __init__(self, inner: Any, take: Callable[[Any], Any]) -> None:
+        super().__init__(inner)
+        self._take = take
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not await self._take(item):
+                return item
+
+
+class _WriteStream(StreamProxy):
+    """The transport's write stream, adding ``capabilities.tasks`` to the ``initialize`` request."""
+
+    async def send(self, item: Any) -> None:
+        message = getattr(item, "message", None)
+        changed = _with_task_capability(message) if message is not None else None
+        if changed is not None and changed is not message:
+            from mcp.shared.message import SessionMessage
+
+            item = SessionMessage(message=changed, metadata=item.metadata)
+        await self._inner.send(item)
+
+
+class ClientTaskTransport:
+    """Wrap a transport (an async context manager yielding two streams) with client-side tasks.
+
+    ``dispatch(request_id, method, params)`` answers a sampling or elicitation request (wire JSON
+    in, wire JSON out); the session passes one built on ``ClientSession.dispatch_input_request``.
+    """
+
+    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict], Any]) -> None:
+        self._inner = inner
+        self.tasks = ClientTasks(dispatch)
+        self._cm: Any = None
+
+    async def __aenter__(self) -> tuple[Any, Any]:
+        self._cm = self._wrap()
+        return await self._cm.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._cm.__aexit__(*exc)
+
+    @asynccontextmanager
+    async def _wrap(self):
+        import anyio
+
+        async with self._inner as (read_stream, write_stream):
+            # Entered and exited by hand, not with ``async with``: an error of the SDK's session
+            # must reach the connection as itself, not wrapped in this group's ExceptionGroup.
+            group = anyio.create_task_group()
+            await group.__aenter__()
+            writer = _WriteStream(write_stream)
+
+            async def reply(request_id: Any, produce: Callable[[], Any]) -> None:
+                from mcp.shared.message import SessionMessage
+                from mcp_types import ErrorData, JSONRPCError, JSONRPCResponse
+
+                try:
+                    message: Any = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=await produce())
+                except _Refused as refused:
+                    message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
+                try:
+                    await write_stream.send(SessionMessage(message=message))
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    pass  # the connection is closing: nobody waits for this answer any more
+
+            async def take(item: Any) -> bool:
+                message = getattr(item, "message", None)
+                method = getattr(message, "method", None)
+                request_id = getattr(message, "id", None)
+                if method is None or request_id is None:
+                    return False  # a response, a notification or a transport error: the SDK's
+                params = message.params if isinstance(message.params, dict) else {}
+                if method in _AUGMENTABLE and isinstance(params.get("task"), dict):
+                    group.start_soon(
+                        reply, request_id, lambda: self.tasks.create(group, request_id, method, params)
+                    )
+                    return True
+                if method in _TASK_METHODS:
+                    group.start_soon(reply, request_id, lambda: self.tasks.answer(method, params))
+                    return True
+                return False
+
+            try:
+                yield _ReadStream(read_stream, take), writer
+            finally:
+                group.cancel_scope.cancel()
+                await group.__aexit__(None, None, None)
+
+
+async def dispatch_with(session: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
+    """Answer a sampling or elicitation request through ``session`` (an SDK ``ClientSession``):
+    its callbacks, as for an ordinary server request. Wire JSON in and out; a refusal raises."""
+    from mcp.client.session import ClientRequestContext
+    from mcp_types import ErrorData, InputRequest
+    from pydantic import TypeAdapter
+
+    try:
+        request = TypeAdapter(InputRequest).validate_python(
+            {"method": method, "params": params}, by_name=False
+        )
+    except Exception as exc:  # noqa: BLE001 - the server sent something that is not valid MCP
+        raise _Refused(INVALID_PARAMS, f"not a valid {method} request: {exc}") from None
+    meta = request.params.meta if request.params is not None else None
+    ctx = ClientRequestContext(session=session, request_id=request_id, meta=meta)
+    answer = await session.dispatch_input_request(ctx, request)
+    if isinstance(answer, ErrorData):
+        raise _Refused(answer.code, answer.message, answer.data)
+    return answer.model_dump(by_alias=True, mode="json", exclude_none=True)
