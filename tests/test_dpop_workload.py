@@ -101,6 +101,10 @@ def test_auto_uses_dpop_only_when_the_server_advertises_es256() -> None:
     state.server_algorithms["https://as.example"] = ["ES256", "RS256"]
     assert state.wanted_at("https://as.example/token")
     assert DPoPState(True).wanted_at("https://other.example/token")
+    # a bound token (say, from the token file) is refreshed with a proof before any metadata is seen
+    restored = DPoPState("auto")
+    restored.adopt(DPoPKey().to_pem(), "bound-token")
+    assert restored.wanted_at("https://as.example/token")
     assert not DPoPState(False).wanted_at("https://as.example/token")
 
 

@@ -143,6 +143,8 @@ class DPoPState:
                     step="token",
                 )
             return True
+        if self.bound is not None and self.key is not None:
+            return True  # refreshing a bound token (e.g. loaded from the token file before any metadata)
         return bool(algorithms) and ALGORITHM in algorithms
 
     def ensure_key(self) -> DPoPKey:
