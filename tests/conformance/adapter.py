@@ -15,9 +15,11 @@ authorization endpoint redirects at once). Nothing is stored (``store=False``).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import sys
+import tempfile
 from typing import Any
 
 import mcp_jupyter as mj
@@ -57,6 +59,13 @@ def oauth_for(scenario: str, url: str, ctx: dict[str, Any]) -> Any:
             ),
             store=False,
         )
+    if scenario == "auth/wif-jwt-bearer":
+        # The workload's platform-issued JWT, where a platform would mount it: a file only we read.
+        fd, path = tempfile.mkstemp(prefix="workload-", suffix=".jwt")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(ctx["valid_jwt"])
+        atexit.register(os.unlink, path)
+        return mj.OAuth(workload_token=path, client_id=ctx["client_id"], store=False)
     if ctx.get("client_id"):  # a pre-registered client (the server has no dynamic registration)
         return mj.OAuth(
             client_id=ctx["client_id"],

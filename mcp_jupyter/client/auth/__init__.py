@@ -1,7 +1,9 @@
 """Signing in to OAuth-protected MCP servers (``mj.OAuth``, ``mj.auth``), on the MCP SDK's own client auth.
 
 - :mod:`.options`   ``OAuth(...)`` and the SDK provider built from it (authorization code + PKCE,
-                    client credentials, private-key JWT, enterprise ID-JAG)
+                    client credentials, private-key JWT, enterprise ID-JAG, workload identity)
+- :mod:`.dpop`      DPoP-bound tokens (RFC 9449, SEP-1932) around any of those providers
+- :mod:`.workload`  workload identity federation (SEP-1933: the JWT-bearer grant of a workload JWT)
 - :mod:`.signin`    one interactive sign-in: the card/link, the ``open_url`` hook, paste, cancel
 - :mod:`.receivers` where the redirect comes back: the Jupyter server route, 127.0.0.1, a paste
 - :mod:`.store`     the user's token file (0600), per server URL and issuer
@@ -91,14 +93,16 @@ class AuthStatus(list):
             return "No stored sign-ins."
         return "\n".join(
             f"{r['url']}  issuer={r['issuer']}  client={r['client_id']}  scopes={r['scopes']}  "
-            f"expires={r['expires']}  refresh={'yes' if r['refreshable'] else 'no'}  connections={r['connections']}"
+            f"expires={r['expires']}  refresh={'yes' if r['refreshable'] else 'no'}  "
+            f"dpop={'yes' if r['dpop'] else 'no'}  connections={r['connections']}"
             for r in self
         )
 
 
 def status() -> AuthStatus:
-    """Stored sign-ins: server URL, issuer, client id, scopes, expiry, whether it can refresh, and the
-    connections using it. Token values are never shown."""
+    """Stored sign-ins: server URL, issuer, client id, scopes, expiry, whether it can refresh, whether
+    the token is DPoP-bound (its key is stored with it), and the connections using it. Token values
+    are never shown."""
     import time
 
     from ..registry import connections
@@ -124,6 +128,7 @@ def status() -> AuthStatus:
                 "scopes": tokens.get("scope") or "-",
                 "expires": expires if tokens else "signed out",
                 "refreshable": bool(tokens.get("refresh_token")),
+                "dpop": bool(record.get("dpop_key")),
                 "connections": ", ".join(by_url.get(url, [])) or "-",
             }
         )

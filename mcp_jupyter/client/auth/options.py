@@ -6,7 +6,9 @@ The flow itself is the MCP SDK's (``mcp.client.auth``): protected resource metad
 supports one and ``client_metadata_url`` is given, else dynamic client registration (RFC 7591),
 PKCE S256, ``state`` and ``iss`` checks (RFC 9207), the ``resource`` parameter (RFC 8707), scope
 selection and step-up on ``403 insufficient_scope``, and refresh. This module only chooses which
-SDK provider fits the options, and hands it our storage and redirect handlers.
+SDK provider fits the options, and hands it our storage and redirect handlers; DPoP (:mod:`.dpop`)
+wraps whichever provider it is, and workload identity (:mod:`.workload`) is the SDK flow with a
+JWT-bearer token request.
 """
 
 from __future__ import annotations
@@ -44,6 +46,19 @@ class OAuth:
     - ``assertion``: enterprise-managed sign-in (SEP-990): a callable ``(audience, resource) -> str``
       returning an identity assertion grant (ID-JAG) from your identity provider; needs
       ``issuer``, ``client_id`` and ``client_secret``.
+    - ``workload_token``: workload identity federation (SEP-1933): the path of a file holding the
+      JWT your platform issued this workload (a Kubernetes projected service account token, a
+      SPIFFE JWT-SVID, a cloud identity token; re-read at each token request, as platforms rotate
+      it), or a callable ``(audience) -> str`` returning one (``audience`` is the authorization
+      server's issuer). It is exchanged with the RFC 7523 JWT-bearer grant; no person, no secret,
+      no registration. ``issuer`` (recommended) restricts where the JWT is sent; ``client_id`` is
+      sent when given. The access tokens are kept in memory only (``store`` is ignored).
+    - ``dpop``: DPoP-bound tokens (RFC 9449, SEP-1932): ``"auto"`` (default) when the
+      authorization server lists ES256 in ``dpop_signing_alg_values_supported``; ``True`` always
+      (a server that issues a bearer token anyway is refused); ``False`` never. The token is then
+      useless without this connection's private key: every request carries a fresh signed proof.
+      With ``store=True`` the key is kept beside the token in the token file (0600), so a restart
+      reuses the sign-in; with ``store=False`` it never leaves memory.
     - ``redirect``: where the browser comes back: ``"auto"`` (the Jupyter server's route when
       JupyterLab has the extension, else a one-shot listener on 127.0.0.1), ``"jupyter"``,
       ``"loopback"`` or ``"paste"`` (paste the final URL). ``redirect_uri`` overrides it (for a
@@ -64,6 +79,8 @@ class OAuth:
     private_key: str | None = None
     signing_algorithm: str = "RS256"
     assertion: Callable[..., Any] | None = None
+    workload_token: str | os.PathLike | Callable[[str], Any] | None = None
+    dpop: bool | str = "auto"
     issuer: str | None = None
     token_endpoint_auth_method: str | None = None
     redirect: str = "auto"
@@ -85,10 +102,36 @@ class OAuth:
             raise ValueError("client_credentials needs client_id and client_secret (or private_key)")
         if self.assertion is not None and not (self.issuer and self.client_id and self.client_secret):
             raise ValueError("assertion (enterprise sign-in) needs issuer, client_id and client_secret")
+        if self.dpop not in (True, False, "auto"):
+            raise ValueError(f"dpop must be True, False or 'auto', not {self.dpop!r}")
+        if self.workload_token is not None:
+            self._check_workload_token()
+
+    def _check_workload_token(self) -> None:
+        if self.client_credentials or self.private_key or self.assertion is not None:
+            raise ValueError(
+                "workload_token is a grant of its own: do not combine it with client_credentials, "
+                "private_key or assertion"
+            )
+        token = self.workload_token
+        if callable(token):
+            return
+        if not isinstance(token, (str, os.PathLike)):
+            raise TypeError("workload_token must be a file path or a callable (audience) -> JWT")
+        text = os.fspath(token)
+        if text.startswith("eyJ") and text.count(".") == 2:
+            # A token written in code is saved with the notebook and its history.
+            raise ValueError(
+                "workload_token is the path of the file holding the workload JWT (or a callable returning "
+                "it), not the JWT itself: do not put the token in a cell or in code"
+            )
 
     @property
     def grant(self) -> str:
-        """The grant this asks for: ``authorization_code``, ``client_credentials`` or ``jwt-bearer``."""
+        """The grant this asks for: ``authorization_code``, ``client_credentials``, ``jwt-bearer``
+        (an enterprise ID-JAG) or ``workload`` (the JWT-bearer grant of a workload token)."""
+        if self.workload_token is not None:
+            return "workload"
         if self.assertion is not None:
             return "jwt-bearer"
         if self.client_credentials or self.private_key:
@@ -104,7 +147,7 @@ class OAuth:
             value = getattr(self, f.name)
             if value in (None, False) or value == f.default:
                 continue
-            if f.name in ("client_secret", "private_key"):
+            if f.name in ("client_secret", "private_key", "workload_token") and not callable(value):
                 value = "***"
             elif callable(value):
                 value = getattr(value, "__name__", type(value).__name__)
@@ -132,14 +175,39 @@ def as_oauth(auth: Any) -> OAuth | None:
 
 def build_provider(options: OAuth, url: str, server: str) -> tuple[Any, Any]:
     """The SDK ``httpx2.Auth`` for ``url`` and the :class:`~.signin.Browser` it uses (or None)."""
-    storage, stored_port = _storage(options, url)
+    from .dpop import DPoPState
+
+    dpop = DPoPState(options.dpop)
+    storage, stored_port = _storage(options, url, dpop)
     scope = options.scopes if isinstance(options.scopes, str) else None
+    provider, browser = _provider(options, url, server, storage, stored_port, scope)
+    provider.dpop = dpop
+    return provider, browser
+
+
+def _provider(
+    options: OAuth, url: str, server: str, storage: Any, stored_port: int | None, scope: str | None
+) -> tuple[Any, Any]:
+    if options.grant == "workload":
+        from .workload import WorkloadIdentityProvider, token_source
+
+        provider = _with_dpop(WorkloadIdentityProvider)(
+            url,
+            storage,
+            token_source(options.workload_token, _async),
+            scope=scope,
+            issuer=options.issuer,
+            client_id=options.client_id,
+            client_secret=options.client_secret,
+            token_endpoint_auth_method=options.token_endpoint_auth_method,
+        )
+        return provider, None
     if options.grant == "jwt-bearer":
         from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 
         assertion = _async(options.assertion)
         method = options.token_endpoint_auth_method or "client_secret_basic"
-        provider = IdentityAssertionOAuthProvider(
+        provider = _with_dpop(IdentityAssertionOAuthProvider)(
             url, storage, options.client_id, options.client_secret, options.issuer, assertion, scope, method
         )
         return provider, None
@@ -192,6 +260,13 @@ def _retarget(provider: Any, browser: Any, storage: Any, options: OAuth) -> None
     reload_oauth_provider(provider)  # a stored registration for the old redirect is not used
 
 
+def _with_dpop(cls: type) -> type:
+    """The SDK provider class with DPoP around its flow (:class:`~.dpop.DPoPFlow`)."""
+    from .dpop import DPoPFlow
+
+    return type(cls.__name__, (DPoPFlow, cls), {})
+
+
 def _provider_class() -> type:
     """The SDK's authorization-code provider, which also counts a stored token's expiry and may
     switch to the Jupyter route's redirect before a flow (``retarget``).
@@ -201,7 +276,9 @@ def _provider_class() -> type:
     counted from now; setting the expiry from it on load makes the SDK refresh first instead.
     """
 
-    class Provider(oauth_provider_class()):
+    from .dpop import DPoPFlow
+
+    class Provider(DPoPFlow, oauth_provider_class()):
         retarget: Any = None
 
         async def async_auth_flow(self, request: Any) -> Any:
@@ -226,13 +303,13 @@ def _provider_class() -> type:
     return Provider
 
 
-def _storage(options: OAuth, url: str) -> tuple[Any, int | None]:
+def _storage(options: OAuth, url: str, dpop: Any) -> tuple[Any, int | None]:
     from .store import MemoryTokens, ServerTokens, default_store
 
-    if not options.store:
+    if not options.store or options.grant == "workload":  # SEP-1933: workload tokens are not persisted
         return MemoryTokens(), None
     store = default_store()
-    return ServerTokens(store, url), _stored_loopback_port(store, url)
+    return ServerTokens(store, url, dpop=dpop), _stored_loopback_port(store, url)
 
 
 def _stored_loopback_port(store: Any, url: str) -> int | None:
@@ -283,11 +360,11 @@ def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | Non
                 signing_key=key,
                 signing_algorithm=options.signing_algorithm,
             )
-            return cc.PrivateKeyJWTOAuthProvider(
+            return _with_dpop(cc.PrivateKeyJWTOAuthProvider)(
                 url, storage, options.client_id, jwt.create_assertion_provider(), scope, options.issuer
             )
         method = options.token_endpoint_auth_method or "client_secret_basic"
-        return cc.ClientCredentialsOAuthProvider(
+        return _with_dpop(cc.ClientCredentialsOAuthProvider)(
             url, storage, options.client_id, options.client_secret, method, scope, options.issuer
         )
 

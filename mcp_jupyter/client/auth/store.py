@@ -2,7 +2,9 @@
 
 The file (``tokens.json`` under ``<jupyter data dir>/mcp_jupyter/auth/``; directory 0700, file 0600)
 holds, per MCP server URL, the authorization server's issuer, the tokens and the client
-registration the SDK made (dynamic registration or a Client ID Metadata Document). A secret the
+registration the SDK made (dynamic registration or a Client ID Metadata Document), and for a
+DPoP-bound token the private key it is bound to (``dpop_key``, PEM: the token is useless without
+it, and a kernel restart should not mean signing in again). A secret the
 user passed (``OAuth(client_secret=...)``) is never written: it is supplied again on each connect.
 Writes are atomic (a 0600 temporary file renamed over the old one) and serialized between kernels
 with a lock file, so two notebooks signing in at once do not lose each other's records.
@@ -157,24 +159,43 @@ class ServerTokens:
     returned as the client information and never written to the file.
     """
 
-    def __init__(self, store: TokenStore, url: str, *, client: Any = None, redirect_uri: str | None = None):
+    def __init__(
+        self,
+        store: TokenStore,
+        url: str,
+        *,
+        client: Any = None,
+        redirect_uri: str | None = None,
+        dpop: Any = None,
+    ):
         self.store, self.url, self.client = store, url, client
         self.redirect_uri = redirect_uri
+        self.dpop = dpop  # the connection's DPoPState: gets the key of a stored DPoP-bound token
 
     async def get_tokens(self) -> Any:
-        """The stored tokens of this server (``expires_in`` relative to now), or None."""
+        """The stored tokens of this server (``expires_in`` relative to now), or None. A DPoP-bound
+        token comes with its key; with DPoP off it cannot be used, so it counts as none."""
         from mcp.shared.auth import OAuthToken
 
         record = self.store.get(self.url) or {}
         token = record.get("tokens")
         if not token:
             return None
+        if record.get("dpop_key"):
+            if self.dpop is None or self.dpop.mode is False:
+                return None
+            self.dpop.adopt(record["dpop_key"], token.get("access_token", ""))
         return OAuthToken.model_validate(_remaining(token, record.get("obtained_at")))
 
     async def set_tokens(self, tokens: Any) -> None:
-        """Store new tokens (after sign-in or refresh)."""
+        """Store new tokens (after sign-in or refresh), with the DPoP key when they are bound to it."""
+        dpop = self.dpop
+        bound = dpop is not None and dpop.key is not None and dpop.bound == tokens.access_token
         self.store.update(
-            self.url, tokens=tokens.model_dump(mode="json", exclude_none=True), obtained_at=time.time()
+            self.url,
+            tokens=tokens.model_dump(mode="json", exclude_none=True),
+            obtained_at=time.time(),
+            dpop_key=dpop.key.to_pem() if bound else None,
         )
 
     async def get_client_info(self) -> Any:

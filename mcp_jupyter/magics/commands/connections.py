@@ -76,6 +76,16 @@ def _oauth_arguments(o: argparse._ArgumentGroup) -> None:
         "--issuer", metavar="URL", help="the authorization server the client credentials belong to"
     )
     o.add_argument(
+        "--workload-token",
+        metavar="FILE",
+        help="workload identity: the file holding this workload's platform-issued JWT (JWT-bearer grant)",
+    )
+    o.add_argument(
+        "--dpop",
+        choices=("auto", "on", "off"),
+        help="DPoP-bound tokens: auto (default: when the authorization server supports them), on, off",
+    )
+    o.add_argument(
         "--redirect",
         choices=("auto", "jupyter", "loopback", "paste"),
         help="where the browser returns after signing in (default auto: the Jupyter server, else 127.0.0.1)",
@@ -182,7 +192,7 @@ def _auth_option(a: Any) -> Any:
 
     given = {key: getattr(a, key) for key in _OAUTH_OPTIONS if getattr(a, key) is not None}
     if a.no_auth:
-        if a.auth or given or a.client_credentials or a.client_secret_env:
+        if a.auth or given or a.client_credentials or a.client_secret_env or a.workload_token or a.dpop:
             raise MagicUsageError("%mcp connect: --no-auth cannot be combined with --auth or sign-in options")
         return False
     if a.client_secret is not None:
@@ -198,6 +208,10 @@ def _auth_option(a: Any) -> Any:
         given["client_credentials"] = True
     if a.signin_timeout is not None:
         given["timeout"] = a.signin_timeout
+    if a.workload_token is not None:
+        given["workload_token"] = a.workload_token
+    if a.dpop is not None:
+        given["dpop"] = {"auto": "auto", "on": True, "off": False}[a.dpop]
     if not (a.auth or given):
         return None
     try:
