@@ -59,9 +59,11 @@ def bridge(msg: dict) -> dict:
 
 
 def test_every_connection_advertises_the_ui_extension(hostile) -> None:
+    # what reached the server: MCP Apps' UI extension, beside the tasks extension (docs/tasks.md)
     declared = hostile.call("client-capabilities").data
     assert declared["extensions"] == {
-        "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}
+        "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]},
+        "io.modelcontextprotocol/tasks": {},
     }
 
 
