@@ -4,7 +4,7 @@ A tool may declare an interactive UI: ``_meta.ui.resourceUri`` names a ``ui://``
 ``text/html;profile=mcp-app`` that a host renders in a sandboxed frame. This module holds what the
 client core knows about that, with no UI:
 
-- the extension's names (advertised by every connection, see ``client/session.py``);
+- the extension's names (advertised by every connection, see ``client/session/startup.py``);
 - :class:`ToolUi` (``conn.tools["x"].ui``) and tool *visibility*: a tool whose visibility lacks
   ``"app"`` can never be called by an app; one whose visibility lacks ``"model"`` is meant for its
   app only, so a host keeps it out of a *model's* tool list (``conn.tools.for_model()``). The

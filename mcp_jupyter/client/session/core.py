@@ -1,0 +1,307 @@
+"""The :class:`Session`: one server's live state on the runtime loop, composed of one part per job.
+
+- :class:`~.startup.Owner` (``session.owner_task``): the task that enters and exits the SDK client,
+  the transports and their fallback, OAuth sign-in, the roots wait;
+- :class:`~.listings.ListingCache` (``session.listings``): listings, pagination, the caches;
+- :class:`~.arguments.ArgumentChecker` (``session.arguments``): the argument check before a call;
+- :class:`~.deadlines.Deadlines` (``session.deadlines``): timeouts, paused while a person answers;
+- :class:`~.incoming.Inbox` (``session.inbox``): notifications, logs and warnings;
+- :class:`~.listen.ListenStream` (``session.listen``): the 2026-07-28 ``subscriptions/listen`` stream.
+
+Every ``async`` method runs ON the loop; the public
+:class:`~mcp_jupyter.client.connection.Connection` hops onto the loop to call them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import errors as E
+from .. import events
+from ..history import History
+from ..stdio import DEFAULT_MAX_LINE_BYTES
+from ..transports import classify
+from .arguments import ArgumentChecker
+from .deadlines import CONNECTION_DEFAULT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Deadlines, MappedErrors
+from .incoming import Inbox
+from .listen import ListenStream
+from .listings import ListingCache
+from .startup import Owner
+
+
+class Session:
+    """One server's live state on the runtime loop (see the module docstring)."""
+
+    def __init__(self, owner: Any, name: str, target: Any, **options: Any) -> None:
+        """``options`` are :class:`~mcp_jupyter.client.connection.Connection`'s keyword arguments."""
+        mode = options.get("mode", "auto")
+        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
+            raise ValueError(f"mode must be 'auto' or 'legacy' (or a protocol version), not {mode!r}")
+        self.owner = owner  # the public Connection: listings hand it to their items
+        self.name = name
+        self.mode = mode
+        self.spec = classify(
+            target,
+            env=dict(options.get("env") or {}),
+            cwd=options.get("cwd"),
+            headers=dict(options.get("headers") or {}),
+            transport=options.get("transport", "auto"),
+        )
+        self.target = self.spec.describe()
+        self.validate = options.get("validate", True)
+        self.max_line_bytes = options.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES
+        self.user_callbacks = tuple(
+            options.get(f"{kind}_callback") for kind in ("sampling", "elicitation", "list_roots")
+        )
+        self.status = "new"
+        self.transport_used: str | None = None
+        self.connected_at: float | None = None
+        self.deadlines = Deadlines(
+            options.get("timeout", DEFAULT_TIMEOUT),
+            options.get("max_timeout", DEFAULT_MAX_TIMEOUT),
+            options.get("connect_timeout"),
+        )
+        subscriptions: dict[str, list[Callable]] = {}  # resource URI -> callbacks
+        self.listings = ListingCache(self)
+        self.inbox = Inbox(name, self.listings, subscriptions)
+        self.listen = ListenStream(subscriptions, self.inbox.warnings)
+        self.arguments = ArgumentChecker(name, self.inbox.warn)
+        self.history = History()
+        self.history.on_unsolicited = self.inbox.on_unsolicited
+        self.close_hooks: list[Callable[[Any], None]] = []  # e.g. the registry forgetting the connection
+        self.recorders: list[Callable[..., None]] = []  # conn.record(): told of each call, read, prompt
+        self.owner_task = Owner(self, options)  # last: it may raise on a bad auth= for this target
+
+    # -- the parts' state, under the names the features and the consent layer use -----------
+    @property
+    def status(self) -> str:
+        """``new``, ``connecting``, ``connected``, ``closed``, ``dead`` or ``failed``."""
+        return self._status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        changed = value != getattr(self, "_status", None)
+        self._status = value
+        if changed:  # observers above the client (the JupyterLab sidebar) show it live
+            events.emit("status", self.name)
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds a request may go without an answer or progress (None: no limit)."""
+        return self.deadlines.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float | None) -> None:
+        self.deadlines.timeout = seconds
+
+    @property
+    def max_timeout(self) -> float | None:
+        """Seconds a request may take in all (None: no limit)."""
+        return self.deadlines.max_timeout
+
+    @max_timeout.setter
+    def max_timeout(self, seconds: float | None) -> None:
+        self.deadlines.max_timeout = seconds
+
+    @property
+    def connect_timeout(self) -> float:
+        """Seconds to wait for the server to start and finish the handshake."""
+        return self.deadlines.connect_timeout
+
+    @property
+    def logs(self) -> Any:
+        """Log messages the server sent (a bounded deque, newest last)."""
+        return self.inbox.logs
+
+    @property
+    def warnings(self) -> Any:
+        """Problems that did not fail a request (a bounded deque)."""
+        return self.inbox.warnings
+
+    @property
+    def listeners(self) -> list[Callable[[str, Any], None]]:
+        """``conn.on_notification`` listeners."""
+        return self.inbox.listeners
+
+    @property
+    def subscriptions(self) -> dict[str, list[Callable]]:
+        """Subscribed resource URIs -> their callbacks."""
+        return self.listen.subscriptions
+
+    @property
+    def offers_roots(self) -> bool:
+        """Whether this connection offers roots (the consent layer's roots manager asks)."""
+        return self.owner_task.offers_roots
+
+    @property
+    def _client(self) -> Any:
+        # The consent layer's roots manager reads it to send roots/list_changed.
+        return self.owner_task.client
+
+    @property
+    def oauth(self) -> Any:
+        """The OAuth options in force (None without OAuth)."""
+        return self.owner_task.signin.oauth
+
+    @property
+    def auth_provider(self) -> Any:
+        """The SDK OAuth provider of the current start (None without OAuth)."""
+        return self.owner_task.signin.provider
+
+    @property
+    def refusal(self) -> tuple[int, str] | None:
+        """The MCP endpoint's last 401/403 (status, WWW-Authenticate), else None."""
+        return self.owner_task.signin.refusal
+
+    # -- lifecycle (startup.Owner) -------------------------------------------------------------
+    async def start(self) -> None:
+        """Start the owner task and wait for the handshake (on the loop)."""
+        await self.owner_task.start()
+
+    async def close(self) -> None:
+        """Ask the owner task to exit the client and wait until it has (on the loop)."""
+        await self.owner_task.close()
+
+    def cleanup(self) -> None:
+        """Remove the stderr capture and run the close hooks (any thread, after :meth:`close`)."""
+        self.owner_task.remove_stderr()
+        for hook in self.close_hooks:
+            hook(self.owner)
+
+    @property
+    def stderr(self) -> str:
+        """Everything a stdio server wrote to stderr so far ("" for other transports)."""
+        capture = self.owner_task.stderr
+        return capture.read() if capture is not None else ""
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        """The last lines of the server's stderr."""
+        capture = self.owner_task.stderr
+        return capture.tail(max_lines=lines) if capture is not None else ""
+
+    def require_client(self) -> Any:
+        """The SDK client, or a clear error saying the connection is closed or the server exited."""
+        client = self.owner_task.client
+        if client is None or self._status != "connected":
+            if self._status == "dead":
+                raise E.ServerExited(
+                    f"server {self.name!r} has exited or closed the connection; reconnect with "
+                    f"mj.connect({self.name!r}, ...) or %mcp connect {self.name} ...",
+                    server=self.name,
+                    stderr=self.stderr_tail(),
+                )
+            raise E.ConnectionFailed(
+                f"connection {self.name!r} is {self._status}; reconnect with mj.connect({self.name!r}, ...)",
+                server=self.name,
+            )
+        return client
+
+    @property
+    def capabilities(self) -> dict:
+        """The server's capabilities as wire-format JSON data."""
+        caps = self.require_client().server_capabilities
+        return caps.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+    def has_capability(self, name: str) -> bool:
+        """Whether the server declared capability ``name``."""
+        return self.capabilities.get(name) is not None
+
+    @property
+    def modern(self) -> bool:
+        """True on 2026-07-28+ connections, where change events arrive on a ``subscriptions/listen`` stream."""
+        client = self.owner_task.client
+        return client is not None and client.protocol_version.startswith("2026")
+
+    # -- requests (deadlines) -----------------------------------------------------------------
+    async def request(
+        self,
+        doing: str,
+        send: Callable[[Callable], Any],
+        *,
+        timeout: Any = CONNECTION_DEFAULT,
+        max_timeout: Any = CONNECTION_DEFAULT,
+        progress: Callable | None = None,
+    ) -> Any:
+        """Run ``send(on_progress)`` (one request) under the timeout policy, mapping its errors.
+
+        ``timeout``: seconds without an answer or progress (each progress notification restarts
+        it); ``max_timeout``: seconds in all. Either may be None (no limit). On expiry the request
+        is cancelled (the SDK tells the server) and :class:`RequestTimeout` says which limit hit.
+        """
+        return await self.deadlines.run(
+            send,
+            lambda idle: MappedErrors(self.translate, doing, idle),
+            f"server {self.name!r} ({self.target})",
+            doing,
+            self.name,
+            timeout,
+            max_timeout,
+            progress,
+        )
+
+    def mapped_errors(self, doing: str, *, timeout: float | None = None) -> MappedErrors:
+        """A ``with`` block that raises mcp_jupyter's exception for any SDK/transport failure inside
+        it (the one place requests map errors, like httpx's exception mapping); cancellation and
+        our own errors pass through."""
+        return MappedErrors(self.translate, doing, timeout)
+
+    def translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
+        """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
+        from ..translate import Failure, translate
+
+        signin = self.owner_task.signin
+        failure = Failure(
+            server=self.name,
+            target=self.target,
+            doing=doing,
+            stderr=self.stderr_tail(),
+            timeout=timeout if timeout is not None else self.deadlines.timeout,
+            connect_timeout=self.deadlines.connect_timeout,
+            stdio=self.spec.kind == "stdio",
+            refusal=signin.refusal,
+            oauth=signin.oauth is not None,
+        )
+        error = translate(exc, failure)
+        if isinstance(error, E.ServerExited):
+            self.owner_task.on_eof()  # a request learned first that the server is gone
+        return error
+
+    # -- listings, arguments, notifications ----------------------------------------------------
+    async def listing(self, kind: str, refresh: bool = False) -> Any:
+        """The cached listing of ``kind`` (tools, resources, resource_templates, prompts), all pages."""
+        return await self.listings.fetch(kind, refresh)
+
+    async def find(self, kind: str, key: str) -> Any:
+        """The listed item ``key`` of ``kind``; re-lists once on a miss, then raises the kind's
+        not-found error with suggestions."""
+        return await self.listings.find(kind, key)
+
+    def check_arguments(self, tool: Any, args: dict) -> dict:
+        """Check arguments against the tool's inputSchema before sending (compiled checks cached)
+        and return the arguments to send.
+
+        A name close to a declared argument is a typo and an error, even where the schema allows
+        extra properties; other undeclared names are sent, with a warning once per tool. ``None``
+        means "not given", as it does for a Python parameter: an argument whose schema does not
+        allow null is left out when it is None (a required one is an error), while one that allows
+        null (``type: [X, "null"]``, ``anyOf`` with null) is sent as null. Schema defaults are
+        applied before validating, so a call the server would accept (a required argument that
+        has a default) is never refused here.
+        """
+        return self.arguments.check(tool, args)
+
+    def warn(self, text: str) -> None:
+        """Record a problem that did not fail a request: in ``conn.warnings`` and ``conn.logs``."""
+        self.inbox.warn(text)
+
+    async def subscriptions_changed(self, first: str | None = None, last: str | None = None) -> None:
+        """Tell the server about a new (``first``) or dropped (``last``) subscription: reopen the
+        listen stream on 2026-07-28 connections, ``resources/(un)subscribe`` before."""
+        client = self.require_client()
+        if self.modern:
+            await self.listen.restart(client, self.capabilities)
+        elif first is not None:
+            await client.subscribe_resource(first)
+        elif last is not None:
+            await client.unsubscribe_resource(last)

@@ -1,0 +1,231 @@
+"""Timeouts and error mapping: how long one request may take, and what its failure is called.
+
+Every request runs under a :class:`Deadline` (seconds without an answer or progress, seconds in
+all), paused while a person answers the server (a sampling or elicitation card, an OAuth sign-in).
+:class:`MappedErrors` is the one ``with`` block that turns SDK and transport failures into
+mcp_jupyter's exceptions (:mod:`mcp_jupyter.client.translate` words them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ... import errors as E
+
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
+
+DEFAULT_MAX_TIMEOUT = 600.0
+"""Seconds a request may take in all, however much progress it reports (time a person spends
+answering the server's sampling or elicitation request does not count)."""
+
+DEFAULT_CONNECT_TIMEOUT = 60.0
+"""Seconds to wait for a server to start and finish the MCP handshake."""
+
+
+class _ConnectionDefault:
+    def __repr__(self) -> str:
+        return "<the connection's setting>"
+
+
+CONNECTION_DEFAULT: Any = _ConnectionDefault()
+"""A per-call ``timeout``/``max_timeout`` left at this uses the connection's (``None`` means no limit)."""
+
+
+class Deadline:
+    """The timeout policy of one request: ``idle`` seconds without an answer or progress, ``total``
+    seconds in all (None: no limit); paused while a person answers the server."""
+
+    __slots__ = ("idle", "total", "start", "paused_for", "_paused_at", "_pauses", "_scope", "_clock")
+
+    def __init__(self, idle: float | None, total: float | None) -> None:
+        from anyio import current_time
+
+        self._clock = current_time
+        self.idle, self.total = idle, total
+        self.start = current_time()
+        self.paused_for = 0.0  # seconds spent paused (not counted in ``total``)
+        self._paused_at: float | None = None
+        self._pauses = 0
+        self._scope: Any = None
+
+    def attach(self, scope: Any) -> None:
+        """Drive ``scope``'s deadline from now on."""
+        self._scope = scope
+        self.touch()
+
+    def touch(self) -> None:
+        """An answer is under way (progress): restart the idle deadline."""
+        if self._scope is not None:
+            self._scope.deadline = self._next()
+
+    def pause(self) -> None:
+        """A person is answering the server: no deadline until :meth:`resume`."""
+        self._pauses += 1
+        if self._pauses == 1:
+            self._paused_at = self._clock()
+        if self._scope is not None:
+            self._scope.deadline = math.inf
+
+    def resume(self) -> None:
+        """The person answered: the idle deadline restarts, the total resumes."""
+        self._pauses = max(0, self._pauses - 1)
+        if self._pauses == 0 and self._paused_at is not None:
+            self.paused_for += self._clock() - self._paused_at
+            self._paused_at = None
+            self.touch()
+
+    def _next(self) -> float:
+        if self._pauses:
+            return math.inf
+        idle, total = self.idle, self.total
+        if idle is None and total is None:
+            return math.inf
+        now = self._clock() if idle is not None else 0.0
+        by_idle = now + idle if idle is not None else math.inf
+        by_total = self.start + self.paused_for + total if total is not None else math.inf
+        return min(by_idle, by_total)
+
+    def explain(self, where: str, doing: str) -> str:
+        """Which limit expired, and how to change it."""
+        elapsed = self._clock() - self.start - self.paused_for
+        if self.total is not None and elapsed >= self.total - 0.05:
+            return (
+                f"{where} did not finish within max_timeout={self.total:g} s while {doing}; the request was "
+                "cancelled. Pass max_timeout=<seconds> (or None) for a longer call."
+            )
+        return (
+            f"{where} sent no answer and no progress for {self.idle:g} s while {doing}; the request was "
+            "cancelled. Pass timeout=<seconds> for a longer wait (timeout=None waits as long as it takes)."
+        )
+
+
+class Deadlines:
+    """A connection's timeout settings and the deadlines of its requests under way.
+
+    ``timeout``/``max_timeout`` are the per-request defaults (settable through the connection);
+    ``connect_timeout`` bounds start-up. While a person answers the server every running request's
+    deadline is paused, and so is the connect deadline while a sign-in waits (``person_waiting``).
+    """
+
+    __slots__ = (
+        "timeout",
+        "max_timeout",
+        "connect_timeout",
+        "active",
+        "connect_scope",
+        "_held",
+        "_connect_held",
+    )
+
+    def __init__(
+        self, timeout: float | None, max_timeout: float | None, connect_timeout: float | None
+    ) -> None:
+        self.timeout = timeout
+        self.max_timeout = max_timeout
+        self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
+        self.active: set[Deadline] = set()
+        self.connect_scope: Any = None  # the owner task's cancel scope while it connects
+        self._held: list[Deadline] = []  # deadlines paused while a person signs in
+        self._connect_held = False
+
+    async def run(
+        self,
+        send: Callable[[Callable], Any],
+        errors: Callable[[float | None], Any],
+        where: str,
+        doing: str,
+        server: str,
+        timeout: Any,
+        max_timeout: Any,
+        progress: Callable | None,
+    ) -> Any:
+        """Run ``send(on_progress)`` under a new :class:`Deadline`, inside ``errors(idle)`` (the
+        error mapping); an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
+        from anyio import CancelScope
+
+        idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
+        total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
+        deadline = Deadline(idle, total)
+
+        if progress is None:
+
+            async def on_progress(value: float, total_: float | None, message: str | None) -> None:
+                deadline.touch()
+
+        else:
+
+            async def on_progress(value: float, total_: float | None, message: str | None) -> None:
+                deadline.touch()
+                await progress(value, total_, message)
+
+        active = self.active
+        active.add(deadline)
+        try:
+            with CancelScope() as scope:
+                deadline.attach(scope)
+                with errors(idle):
+                    return await send(on_progress)
+            raise E.RequestTimeout(deadline.explain(where, doing), server=server)
+        finally:
+            active.discard(deadline)
+
+    def pausing(self, callback: Callable) -> Callable:
+        """``callback``, with every request's deadline paused while it runs: a person answering a
+        sampling or elicitation request must not make the call that caused it time out."""
+
+        async def call(*args: Any) -> Any:
+            paused = list(self.active)
+            for deadline in paused:
+                deadline.pause()
+            try:
+                return await callback(*args)
+            finally:
+                for deadline in paused:
+                    deadline.resume()
+
+        return call
+
+    def person_waiting(self, waiting: bool) -> None:
+        """A sign-in waits for a person (on the loop): no connect deadline or request timeout meanwhile."""
+        import anyio
+
+        scope = self.connect_scope
+        if waiting:
+            self._held = [*self.active]
+            self._connect_held = scope is not None and scope.deadline != math.inf
+            if self._connect_held:
+                scope.deadline = math.inf
+            for deadline in self._held:
+                deadline.pause()
+            return
+        if self._connect_held and scope is not None:
+            scope.deadline = anyio.current_time() + self.connect_timeout
+            self._connect_held = False
+        for deadline in self._held:
+            deadline.resume()
+        self._held = []
+
+
+class MappedErrors:
+    """A ``with`` block that raises mcp_jupyter's exception for any SDK/transport failure inside it
+    (see :meth:`~mcp_jupyter.client.session.Session.mapped_errors`; a class with slots: it is on
+    every request's path)."""
+
+    __slots__ = ("translate", "doing", "timeout")
+
+    def __init__(self, translate: Callable[..., BaseException], doing: str, timeout: float | None) -> None:
+        self.translate, self.doing, self.timeout = translate, doing, timeout
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> None:
+        if exc is None:
+            return
+        error = self.translate(exc, self.doing, timeout=self.timeout)
+        if error is exc:
+            return  # re-raised as it is (cancellation, Ctrl-C, our own errors)
+        raise error from None

@@ -1,0 +1,69 @@
+"""The 2026-07-28 ``subscriptions/listen`` stream: list changes and resource updates, pushed.
+
+On 2026-07-28 connections change events no longer arrive unasked; the client opens one long
+request that streams them. :class:`ListenStream` runs it in its own task on the runtime loop and
+reopens it whenever the set of subscribed URIs changes. The SDK hands each event to the message
+handler as a notification too (:meth:`~mcp_jupyter.client.session.incoming.Inbox.on_message`),
+which applies it; the stream here is only drained. Before 2026-07-28 the same subscriptions are
+``resources/subscribe`` and ``resources/unsubscribe`` requests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...runtime import runtime
+
+
+class ListenStream:
+    """One connection's listen stream and its resource subscriptions (URI -> callbacks)."""
+
+    __slots__ = ("subscriptions", "_warnings", "_scope", "_done")
+
+    def __init__(self, subscriptions: dict[str, list[Callable]], warnings: Any) -> None:
+        self.subscriptions = subscriptions
+        self._warnings = warnings  # where a lost stream is noted (the connection's warnings)
+        self._scope: Any = None
+        self._done: Any = None
+
+    async def stop(self) -> None:
+        """Close the listen stream (in its own task) and wait until it is closed."""
+        import anyio
+
+        scope, done = self._scope, self._done
+        self._scope = None
+        if scope is not None:
+            scope.cancel()
+            with anyio.move_on_after(5):
+                await done.wait()
+
+    async def restart(self, client: Any, capabilities: dict) -> None:
+        """(Re)open the stream for the list changes the server announces and the subscribed URIs."""
+        await self.stop()
+        flags = {
+            "tools_list_changed": bool((capabilities.get("tools") or {}).get("listChanged")),
+            "prompts_list_changed": bool((capabilities.get("prompts") or {}).get("listChanged")),
+            "resources_list_changed": bool((capabilities.get("resources") or {}).get("listChanged")),
+        }
+        if not (any(flags.values()) or self.subscriptions):
+            return
+        await runtime().start_service(self._listen, client, flags, list(self.subscriptions))
+
+    async def _listen(self, client: Any, flags: dict, uris: list[str], *, task_status: Any) -> None:
+        import anyio
+
+        self._done = anyio.Event()
+        with anyio.CancelScope() as scope:
+            self._scope = scope
+            try:
+                async with client.listen(**flags, resource_subscriptions=uris) as subscription:
+                    task_status.started()
+                    async for _event in subscription:  # applied by the message handler (module docstring)
+                        pass
+            except Exception as exc:  # noqa: BLE001 - a lost stream must not take the connection down
+                self._warnings.append(f"change notifications stopped: {exc}")
+                if not task_status.started_:
+                    task_status.started()
+            finally:
+                self._done.set()

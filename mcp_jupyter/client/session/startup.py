@@ -1,0 +1,403 @@
+"""Starting and stopping a connection: the owner task, the transports and their fallback, sign-in.
+
+The :class:`Owner` runs ONE long-lived task on the runtime loop that enters the SDK ``mcp.Client``,
+waits until the connection is closed, and exits the client (entering and exiting in different
+tasks breaks anyio's cancel scopes; docs/architecture.md). It picks the transports (stdio, in
+process, Streamable HTTP then legacy SSE on a 4xx), signs in when an HTTP server asks for OAuth,
+gives a handshake-era server a moment to ask for roots, and notices when the server goes away.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
+from ...runtime import runtime
+from ..client_tasks import ClientTaskTransport, dispatch_with
+from ..history import RecordingTransport
+from ..transports import StderrCapture, check_command
+from .quiet import quiet_sdk
+
+DEFAULT_ROOTS_WAIT = 2.0
+"""Seconds connect waits for a handshake-era server's first ``roots/list`` when roots are offered."""
+
+ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see Owner.wait_for_roots_request)
+
+
+def adapt_callback(fn: Callable | None, *, arity: int) -> Callable | None:
+    """Wrap a user's sync or async callable as the async callback the SDK requires."""
+    if fn is None:
+        return None
+    if inspect.iscoroutinefunction(fn):
+        return fn
+
+    async def call(*args: Any) -> Any:
+        result = fn(*args[:arity])
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+    return call
+
+
+class SignIn:
+    """OAuth for an HTTP connection (client/auth): what was asked for and what the endpoint said.
+
+    ``given``: None = automatic (on a 401 with resource metadata, or a stored sign-in for this
+    URL), False = never, else the options; ``oauth``: the options in force; ``provider``: the SDK
+    provider built for the current start; ``refusal``: the endpoint's last 401/403 (status,
+    WWW-Authenticate), which the SDK reports as -32603 without a status.
+    """
+
+    __slots__ = ("given", "oauth", "provider", "refusal")
+
+    def __init__(self, given: Any, kind: str) -> None:
+        self.given = given
+        self.oauth: Any = None
+        self.provider: Any = None
+        self.refusal: tuple[int, str] | None = None
+        if kind == "http":
+            from ..auth import as_oauth
+
+            self.oauth = as_oauth(given)
+        elif given not in (None, False):
+            raise ValueError("auth= signs in to http(s) servers; a stdio or in-process server needs none")
+
+    def build(self, url: str, name: str, person_waiting: Callable[[bool], None]) -> Any:
+        """The SDK OAuth provider for this URL (None without OAuth); registered for mj.auth.logout."""
+        if self.oauth is None:
+            self.provider = None
+            return None
+        from ..auth import provider_for
+
+        self.provider = provider_for(self.oauth, url, name, person_waiting)
+        return self.provider
+
+
+class Owner:
+    """The task that owns a session's SDK client, and everything about starting and stopping it."""
+
+    __slots__ = (
+        "session",
+        "client",
+        "signin",
+        "offers_roots",
+        "roots_wait",
+        "stderr",
+        "_closing",
+        "_done",
+        "_roots_asked",
+    )
+
+    def __init__(self, session: Any, options: dict) -> None:
+        self.session = session
+        self.client: Any = None
+        self.signin = SignIn(options.get("auth"), session.spec.kind)
+        roots = options.get("roots")
+        self.offers_roots = roots is not False  # False: no roots capability, the server keeps its own
+        self.roots_wait = options.get("roots_wait", DEFAULT_ROOTS_WAIT)
+        if isinstance(roots, (list, tuple)):
+            from ...consent import roots as roots_manager
+
+            roots_manager.use_own(session.name, list(roots))
+        self.stderr: StderrCapture | None = None
+        self._closing: Any = None  # anyio.Event, created on the loop
+        self._done: Any = None  # anyio.Event: the owner task has exited the client
+        self._roots_asked: Any = None  # anyio.Event: the server asked for roots (set on the loop)
+
+    # -- starting ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Start the owner task and wait for the handshake (on the loop)."""
+        import anyio
+
+        session = self.session
+        if session.status == "connected":
+            return
+        session.status = "connecting"
+        _install_exit_hook()
+        _LIVE_SESSIONS.add(session)
+        self._closing = anyio.Event()
+        self._done = anyio.Event()
+        self._roots_asked = anyio.Event()
+        try:
+            await self._start_with_auth()
+        except BaseException as exc:
+            session.status = "failed"
+            error = session.translate(exc, "connecting")  # quotes the stderr tail before it is removed
+            if self.stderr is not None:
+                self.stderr.close(remove=True)
+                self.stderr = None
+            raise error from None
+
+    async def _start_with_auth(self) -> None:
+        """Start; when the server asks for OAuth (401 with resource metadata) and ``auth`` was left
+        automatic, sign in and start again (once)."""
+        import anyio
+
+        from ..auth import OAuth, has_stored_signin, wants_oauth
+
+        spec, signin = self.session.spec, self.signin
+        automatic = (
+            signin.oauth is None
+            and signin.given is None
+            and spec.kind == "http"
+            and not any(key.lower() == "authorization" for key in spec.headers)
+        )
+        if automatic and has_stored_signin(spec.url or ""):
+            signin.oauth = OAuth()  # signed in before: reuse (and refresh) the stored tokens
+        try:
+            await runtime().start_service(self._own)
+        except Exception:
+            if not (automatic and signin.oauth is None and wants_oauth(signin.refusal)):
+                raise
+            signin.oauth = OAuth()
+            signin.refusal = None
+            self._done = anyio.Event()
+            await runtime().start_service(self._own)
+        await self._wait_for_roots_request()
+
+    async def _note_response(self, response: Any) -> None:
+        """httpx response hook: remember whether the MCP endpoint refused us (the SDK drops the status)."""
+        url = response.request.url
+        endpoint = type(url)(self.session.spec.url or "")  # normalised as httpx normalises the request's URL
+        if str(url).rstrip("/") != str(endpoint).rstrip("/"):
+            return
+        if response.status_code in (401, 403):
+            self.signin.refusal = (response.status_code, response.headers.get("www-authenticate", ""))
+        elif response.status_code < 400:
+            self.signin.refusal = None
+
+    async def _own(self, *, task_status: Any) -> None:
+        """The owner task: enter the client, serve until closed, exit the client (same task)."""
+        try:
+            await self._serve(task_status)
+        finally:
+            self._done.set()
+
+    async def _serve(self, task_status: Any) -> None:
+        import anyio
+
+        from ..translate import looks_like_legacy_sse
+
+        session, deadlines = self.session, self.session.deadlines
+        attempts = self._transports()
+        for index, (label, transport) in enumerate(attempts):
+            last = index == len(attempts) - 1
+            client = self._make_client(transport)
+            entered = False
+            with anyio.CancelScope(deadline=anyio.current_time() + deadlines.connect_timeout) as scope:
+                deadlines.connect_scope = scope
+                try:
+                    async with client:
+                        entered = True
+                        scope.deadline = math.inf
+                        self._on_connected(client, label)
+                        if session.modern:
+                            await session.listen.restart(client, session.capabilities)
+                        task_status.started()
+                        await self._closing.wait()
+                        await session.listen.stop()
+                except BaseException as exc:
+                    if entered:
+                        if session.status == "connected":
+                            session.status = "dead"
+                        if not isinstance(exc, Exception):
+                            raise
+                        return
+                    if last or self.signin.refusal is not None or not looks_like_legacy_sse(exc):
+                        raise
+                    continue  # spec back-compat: a Streamable HTTP failure with 4xx -> try legacy SSE
+                finally:
+                    self.client = None
+                    if session.status == "connected":
+                        session.status = "closed"
+            if entered:
+                return
+            if scope.cancelled_caught:
+                raise TimeoutError(f"no MCP handshake within {deadlines.connect_timeout:g} s")
+            return
+
+    def _transports(self) -> list[tuple[str, Any]]:
+        """The transports to try, in order (more than one only for HTTP's SSE fallback)."""
+        from ..stdio import stdio_streams
+        from ..transports import sse_transport, streamable_http_transport
+
+        session = self.session
+        spec = session.spec
+        if spec.kind == "inprocess":
+            if session.mode == "legacy":
+                from ..._compat.mcp_sdk import in_memory_transport
+
+                return [("in-process", self._record(in_memory_transport(spec.server)))]
+            return [("in-process", spec.server)]
+        if spec.kind == "stdio":
+            check_command(spec.argv, spec.cwd)
+            if self.stderr is None:
+                self.stderr = StderrCapture(session.name)
+            streams = stdio_streams(
+                spec.argv,
+                env=spec.env or None,
+                cwd=spec.cwd,
+                errlog=self.stderr.file,
+                warn=session.warn,
+                max_line_bytes=session.max_line_bytes,
+            )
+            return [("stdio", self._record(streams))]
+        wants_sse = spec.http_transport == "sse" or (
+            spec.http_transport == "auto" and (spec.url or "").rstrip("/").endswith("/sse")
+        )
+        auth = self.signin.build(spec.url or "", session.name, session.deadlines.person_waiting)
+        if wants_sse:
+            return [("sse", self._record(sse_transport(spec, auth, self._note_response)))]
+        streamable = streamable_http_transport(spec, auth, self._note_response)
+        attempts = [("streamable-http", self._record(streamable))]
+        if spec.http_transport == "auto":
+            attempts.append(("sse", self._record(sse_transport(spec, auth, self._note_response))))
+        return attempts
+
+    def _record(self, transport: Any) -> ClientTaskTransport:
+        """The transport, recorded into the history, with client-side tasks (client/client_tasks.py)
+        between it and the SDK: a server may ask for sampling or elicitation to run as a task."""
+        recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
+        return ClientTaskTransport(recorded, self._answer_server_request)
+
+    async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
+        """A sampling or elicitation request of a client-side task, answered by this connection's
+        callbacks (the consent layer), as the SDK answers an ordinary one."""
+        return await dispatch_with(self.session.require_client().session, request_id, method, params)
+
+    def _make_client(self, transport: Any) -> Any:
+        from mcp import Client
+        from mcp.client.extension import advertise
+        from mcp_types import Implementation
+
+        from ..._version import __version__
+        from ..apps import APP_MIME_TYPE, UI_EXTENSION
+        from ..tasks import tasks_client_extension
+
+        quiet_sdk()
+        session = self.session
+        inbox, pausing = session.inbox, session.deadlines.pausing
+        # Without the user's own callables, every request goes through the consent layer (policy,
+        # card or prompt, audit); so every connection advertises sampling, elicitation and roots.
+        sampling, elicitation, list_roots = callbacks_for(session)
+        user_sampling, user_elicitation, user_roots = session.user_callbacks
+        return Client(
+            transport,
+            mode=session.mode,
+            logging_callback=inbox.on_log,
+            message_handler=inbox.on_message,
+            sampling_callback=pausing(adapt_callback(user_sampling, arity=2) or sampling),
+            elicitation_callback=pausing(adapt_callback(user_elicitation, arity=2) or elicitation),
+            list_roots_callback=self._noting_roots_request(adapt_callback(user_roots, arity=1) or list_roots)
+            if self.offers_roots
+            else None,
+            client_info=Implementation(name="mcp-jupyter", version=__version__),
+            # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
+            # Tasks (client/tasks.py): the 2026-07-28 extension and 2025-11-25 status notifications.
+            extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}), tasks_client_extension()],
+            # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
+            # handshake-era servers do by default. conn.set_log_level() changes it.
+            log_level="info",
+        )
+
+    def _noting_roots_request(self, callback: Callable) -> Callable:
+        async def call(*args: Any) -> Any:
+            try:
+                return await callback(*args)
+            finally:
+                if self._roots_asked is not None:
+                    self._roots_asked.set()
+
+        return call
+
+    async def _wait_for_roots_request(self) -> None:
+        """When roots are offered, give a handshake-era server a moment to ask for them, so a call
+        made right after connect already runs with them (bounded by ``roots_wait``)."""
+        import anyio
+
+        from ...consent import roots as roots_manager
+
+        session = self.session
+        if not (self.offers_roots and self.roots_wait and not session.modern):
+            return
+        if not roots_manager.for_server(session.name):
+            return
+        with anyio.move_on_after(self.roots_wait):
+            await self._roots_asked.wait()
+            # Servers apply the answer asynchronously (the filesystem server resolves each path
+            # first): a short pause lets a call made right after connect see the new roots.
+            await anyio.sleep(ROOTS_SETTLE)
+
+    def _on_connected(self, client: Any, label: str) -> None:
+        session = self.session
+        self.client = client
+        session.transport_used = label
+        session.status = "connected"
+        session.connected_at = time.time()
+        session.listings.clear()
+
+    # -- stopping ----------------------------------------------------------------------------
+    def on_eof(self) -> None:
+        """The server's side of the stream ended: it exited or dropped the connection."""
+        if self.session.status == "connected" and not self._closing.is_set():
+            self.session.status = "dead"
+            self._closing.set()  # let the owner task exit the client and reap the process
+
+    async def close(self) -> None:
+        """Ask the owner task to exit the client and wait until it has (on the loop)."""
+        import anyio
+
+        if self._closing is None:
+            return
+        session = self.session
+        was = session.status
+        self._closing.set()
+        with anyio.move_on_after(10):  # the owner task exits the client and reaps the server process
+            await self._done.wait()
+        if not self._done.is_set() and self.session.deadlines.connect_scope is not None:
+            self.session.deadlines.connect_scope.cancel()
+        session.status = "dead" if was == "dead" else "closed"
+
+    def remove_stderr(self) -> None:
+        """Remove the stderr capture (any thread, after :meth:`close`)."""
+        if self.stderr is not None:
+            self.stderr.close(remove=True)
+            self.stderr = None
+
+
+_LIVE_SESSIONS: weakref.WeakSet = weakref.WeakSet()
+_exit_hook_installed = False
+
+
+def _install_exit_hook() -> None:
+    global _exit_hook_installed
+    if not _exit_hook_installed:
+        runtime().add_shutdown_hook(_close_all_sessions)
+        _exit_hook_installed = True
+
+
+async def _close_all_sessions() -> None:
+    """At kernel or interpreter exit: close every connection at once (registered or not), with the
+    short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
+    import anyio
+
+    from ..stdio import exiting
+
+    exiting()
+
+    async def close(session: Any) -> None:
+        try:
+            await session.close()
+            session.cleanup()
+        except Exception:  # noqa: BLE001 - closing the others matters more
+            pass
+
+    async with anyio.create_task_group() as tasks:
+        for session in list(_LIVE_SESSIONS):
+            tasks.start_soon(close, session)
