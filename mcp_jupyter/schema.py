@@ -408,18 +408,40 @@ def _compiles(pattern: Any) -> bool:
     return True
 
 
-def make_validator(schema: Any, *, formats: bool = True) -> Draft202012Validator:
-    """A Draft 2020-12 validator that can never fetch a network reference.
+def make_validator(schema: Any, *, formats: bool = True, as_declared: bool = False) -> Draft202012Validator:
+    """The one way mcp_jupyter builds a JSON Schema validator; it never fetches a network ``$ref``.
 
-    An empty `Registry` turns off jsonschema's deprecated automatic remote retrieval (which a
-    validator built without one does, for any `http(s)` `$ref`), and `checkable_schema` already
-    replaced network refs so the parts they describe are not checked. ``formats``: also check
-    `format` (email, uri, date...): forms and elicitation do; a tool call's argument check does
-    not, since a server may accept what a strict format check refuses.
+    Every validator has an empty `Registry`, which turns off jsonschema's deprecated automatic
+    remote retrieval (which a validator built without one does, for any ``http(s)`` ``$ref``):
+    ``$ref``s resolve within the schema document (and the bundled metaschemas) only.
+
+    - Default (a form, an elicitation answer, a tool call's arguments): Draft 2020-12, on the
+      schema made checkable by `checkable_schema` (network refs, unknown types and bad patterns
+      become "anything"), so a part we cannot check never blocks a person or a call.
+    - ``as_declared=True`` (a result's structured content against the tool's ``outputSchema``;
+      conformance checks): the schema as the server wrote it, in the draft its ``$schema`` names
+      (2020-12 by default), exactly as the SDK checks structured content; a network ``$ref`` is an
+      error when reached (``referencing.exceptions.Unresolvable``), never a fetch.
+    - ``formats``: also check ``format`` (email, uri, date...): forms do; a tool call's argument
+      check and an elicitation answer's policy check do not, since the other side may accept what a
+      strict format check refuses.
     """
-    cleaned = checkable_schema(schema if isinstance(schema, dict | bool) else {})
-    checker = Draft202012Validator.FORMAT_CHECKER if formats else None
-    return Draft202012Validator(cleaned, registry=Registry(), format_checker=checker)
+    if as_declared:
+        cls = schema_dialect(schema)
+        cleaned = schema
+    else:
+        cls = Draft202012Validator
+        cleaned = checkable_schema(schema if isinstance(schema, dict | bool) else {})
+    checker = cls.FORMAT_CHECKER if formats else None
+    return cls(cleaned, registry=Registry(), format_checker=checker)
+
+
+def schema_dialect(schema: Any, default: Any = Draft202012Validator) -> Any:
+    """The jsonschema validator class for the draft ``schema``'s ``$schema`` names (``default`` when
+    it names none or one jsonschema does not know); for ``check_schema`` and :func:`make_validator`."""
+    from jsonschema.validators import validator_for
+
+    return validator_for(schema, default) if isinstance(schema, dict) else default
 
 
 def _path_key(error: ValidationError) -> list[tuple[int, Any]]:
@@ -432,15 +454,12 @@ def schema_problems(value: Any, schema: Any) -> list[str] | None:
     strings in path order, or None when it matches.
 
     Checked as the SDK checks a tool's structured content (the draft the schema's ``$schema``
-    names, 2020-12 by default) with an empty registry: ``$ref``s resolve within the schema
-    document only and a network ``$ref`` is never fetched. A schema that cannot be checked
+    names, 2020-12 by default; ``make_validator(..., as_declared=True)``): ``$ref``s resolve within
+    the schema document only and a network ``$ref`` is never fetched. A schema that cannot be checked
     (invalid, or a ``$ref`` that leads nowhere) is one problem saying so, never an exception.
     """
-    from jsonschema.validators import validator_for
-
     try:
-        validator_cls = validator_for(schema, Draft202012Validator)
-        validator = validator_cls(schema, registry=Registry())
+        validator = make_validator(schema, formats=False, as_declared=True)
         errors = sorted(validator.iter_errors(value), key=_path_key)
         problems = [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in errors]
     except Exception as exc:  # noqa: BLE001 - a bad schema from a server is a finding, not a crash

@@ -13,6 +13,8 @@ from typing import Any
 
 import ipywidgets as W
 import pytest
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
 
 from mcp_jupyter.widgets import FormError, SchemaForm, apply_defaults
 from mcp_jupyter.widgets.fields import Field, RawField
@@ -348,6 +350,93 @@ def test_network_refs_are_never_fetched(schema_server: tuple[str, list]) -> None
     form.value = {"union": "s"}
     assert [e.keyword for e in form.validate()] == ["required"]
     assert hits == [], f"the form fetched {hits}"
+
+
+def _server_with_network_refs(base: str) -> Any:
+    """An in-process server whose schemas point at ``base``: a tool's input and output schemas, and
+    an elicitation's requested schema (pushed mid-call on a handshake-era connection)."""
+    server = MCPServer("network-refs")
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def echo(remote: str) -> dict[str, Any]:
+        """Return the argument as structured content."""
+        return {"remote": remote}
+
+    @server.tool()
+    async def ask(ctx: Context) -> str:
+        """Elicit a form whose schema has a network $ref; return the answer."""
+        schema = {
+            "type": "object",
+            "properties": {"remote": {"$ref": f"{base}/elicit.json"}, "name": {"type": "string"}},
+        }
+        answer = await ctx.request_context.session.elicit_form("Which one?", schema)
+        return f"{answer.action} {json.dumps(answer.content, sort_keys=True)}"
+
+    (tool,) = [t for t in server._tool_manager.list_tools() if t.name == "echo"]
+    tool.parameters = {
+        "type": "object",
+        "properties": {"remote": {"$ref": f"{base}/input.json"}},
+        "required": ["remote"],
+    }
+    tool.fn_metadata.output_schema = {
+        "type": "object",
+        "properties": {"remote": {"$ref": f"{base}/output.json"}},
+    }
+    return server
+
+
+def test_no_check_anywhere_fetches_a_network_ref(schema_server: tuple[str, list]) -> None:
+    """Argument check, result check (ours, the SDK's, the display's, the conformance checker's) and
+    an elicitation answer's check, each on a schema with a network $ref: nothing is fetched."""
+    import mcp_jupyter as mj
+    from mcp_jupyter import consent
+    from mcp_jupyter import errors as E
+    from mcp_jupyter.client.results import ToolResult
+    from mcp_jupyter.display.content import tool_result_html
+
+    base, hits = schema_server
+    consent.responder(lambda request: {"remote": "picked", "name": "Ada"})
+    conn = mj.Connection("network-refs", _server_with_network_refs(base), mode="legacy").open()
+    try:
+        echo = conn.tools["echo"]
+        assert echo.input_schema["properties"]["remote"]["$ref"] == f"{base}/input.json"
+        # The argument check passes the part it cannot know; the SDK's result check refuses the
+        # output schema's unresolvable $ref (its empty registry) instead of fetching it.
+        with pytest.raises(E.MCPJupyterError, match="Unresolvable"):
+            conn.call("echo", remote="x")
+        # Our own result check (what the display shows) says it could not check, without fetching.
+        result = ToolResult([], {"remote": "x"}, False, echo, "network-refs")
+        (problem,) = result.schema_errors()
+        assert problem.startswith("could not check against the schema") and "output.json" in problem
+        assert "does not match outputSchema" in str(tool_result_html(result))
+        # The elicitation answer is checked against the requested schema and accepted.
+        assert conn.call("ask").text == 'accept {"name": "Ada", "remote": "picked"}'
+        # The conformance checker calls the read-only tool and checks its schemas and result.
+        report = conn.check(call=True)
+        assert len(report) > 0
+    finally:
+        conn.close()
+        consent.responder(None)
+    assert hits == [], f"a check fetched {hits}"
+
+
+def test_every_json_schema_validator_is_built_by_make_validator() -> None:
+    """One factory (mcp_jupyter.schema.make_validator, which never fetches a network $ref) builds
+    every validator in the package: no module builds one by hand."""
+    import re
+
+    import mcp_jupyter
+
+    package = Path(mcp_jupyter.__file__).parent
+    hand_built = re.compile(r"Draft\d+Validator\(|validator_for\(|jsonschema\.validate\(|registry=Registry\(")
+    offenders = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "schema.py" or path.parent != package
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if hand_built.search(line)
+    ]
+    assert offenders == [], f"build validators with mcp_jupyter.schema.make_validator: {offenders}"
 
 
 def test_titles_and_descriptions_are_escaped_and_truncated() -> None:

@@ -257,8 +257,10 @@ class ToolResult:
     def schema_errors(self) -> list[str]:
         """Where the structured content disagrees with the tool's ``outputSchema`` (empty when fine).
 
-        ``$ref``s resolve within the schema only; a network ``$ref`` is never fetched
-        (:func:`mcp_jupyter.schema.schema_problems`). The check runs once per result (again only
+        Checked as the SDK checks it: the schema as the server wrote it, in the draft its ``$schema``
+        names; ``$ref``s resolve within the schema only and a network ``$ref`` is never fetched
+        (:func:`mcp_jupyter.schema.schema_problems`, built on
+        :func:`mcp_jupyter.schema.make_validator`). The check runs once per result (again only
         if ``structured`` or the tool's schema is replaced), and a result from ``conn.call`` comes
         already checked: the SDK validates structured content against the listed ``outputSchema``
         before returning it (a result that does not match is an error, not a result).

@@ -477,6 +477,9 @@ def _with_defaults(schema: dict, content: dict) -> dict:
 
 
 def _schema_errors(schema: dict, content: Any) -> list[str]:
+    """Where an elicitation answer disagrees with the requested schema (at most 10, worded for a
+    person); checked by :func:`mcp_jupyter.schema.make_validator`, so a network ``$ref`` in the
+    server's schema is never fetched and the part it describes is not checked."""
     import jsonschema
 
     from ..schema import make_validator

@@ -32,7 +32,6 @@ from mcp_jupyter.display.html import (
     table,
     truncate,
 )
-from mcp_jupyter.schema import schema_problems
 
 #: Largest image or audio (decoded bytes) we embed in the page.
 MEDIA_LIMIT = 5 * 1024 * 1024
@@ -362,22 +361,28 @@ def structured_html(value: Any, *, where: str) -> Safe:
 def schema_check_html(result: Any) -> Safe:
     """Whether structured content matches the tool's ``outputSchema``; mismatches listed, not hidden.
 
-    The result's own ``schema_errors()`` answers when it has one: it checks once per result, and a
-    result from ``conn.call`` arrives checked (the SDK validates structured content before it
-    returns it), so showing a result of 50,000 rows does not validate them again.
+    The answer is the result's own ``schema_errors()`` (:class:`mcp_jupyter.client.results.ToolResult`):
+    it checks once per result, never fetches a network ``$ref``, and a result from ``conn.call``
+    arrives checked (the SDK validates structured content before it returns it), so showing a
+    result of 50,000 rows does not validate them again. Anything without ``schema_errors`` shows
+    no check.
     """
     schema = getattr(getattr(result, "tool", None), "output_schema", None)
-    if not isinstance(schema, Mapping) or not schema or getattr(result, "is_error", False):
+    own = getattr(result, "schema_errors", None)
+    if (
+        not isinstance(schema, Mapping)
+        or not schema
+        or getattr(result, "is_error", False)
+        or not callable(own)
+    ):
         return Safe("")
-    structured = getattr(result, "structured", None)
-    if structured is None:
+    if getattr(result, "structured", None) is None:
         return Safe(
             f"<div>{badge('no structuredContent', 'warn')} "
             '<span class="mcpj-muted">the tool declares an outputSchema but returned no structured content</span></div>'
         )
-    own = getattr(result, "schema_errors", None)
-    problems = (own() or None) if callable(own) else schema_problems(structured, schema)
-    if problems is None:
+    problems = own()
+    if not problems:
         return Safe(f"<div>{badge('matches outputSchema', 'ok')}</div>")
     items = "".join(f"<li>{short(p)}</li>" for p in problems[:10])
     more = f"<li>… {len(problems) - 10} more</li>" if len(problems) > 10 else ""
@@ -774,7 +779,6 @@ __all__ = [
     "media_html",
     "prompt_result_html",
     "resource_result_html",
-    "schema_problems",
     "structured_html",
     "text_html",
     "tool_result_html",

@@ -16,11 +16,10 @@ import time
 from typing import Any
 
 import pandas as pd
-from referencing import Registry
 
 from .. import errors as E
 from ..client import uri_template
-from ..schema import resolve_schema
+from ..schema import make_validator, resolve_schema, schema_dialect
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 
@@ -408,7 +407,7 @@ class Checker:
                 f'{field} must have "type": "object" at the top, it has {json.dumps(schema.get("type"))}',
                 link,
             )
-        cls = jsonschema.validators.validator_for(schema, default=None) if "$schema" in schema else None
+        cls = schema_dialect(schema, None) if "$schema" in schema else None
         if cls is None and "$schema" in schema:
             self.add(
                 "warning",
@@ -465,8 +464,6 @@ class Checker:
 
     async def _call_tools(self, tools: list) -> None:
         """``call=True``: call each read-only tool once with sample arguments; check its result."""
-        import jsonschema
-
         skipped = []
         for tool in tools:
             if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
@@ -481,10 +478,7 @@ class Checker:
                 continue  # already an error; nothing sensible to send
             args = sample_value(schema)
             try:
-                valid = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)(
-                    schema,
-                    registry=Registry(),  # an empty registry: a network $ref is never fetched
-                ).is_valid(args)
+                valid = make_validator(schema, formats=False, as_declared=True).is_valid(args)
             except Exception:  # noqa: BLE001 - an invalid schema is reported already
                 valid = False
             if not valid:
@@ -521,8 +515,6 @@ class Checker:
             )
 
     def _check_result(self, name: str, tool: dict, args: dict, result: Any) -> None:
-        import jsonschema
-
         if not isinstance(result, dict):
             self.add("error", name, "tool-result", "the tools/call result is not an object", "tool-result")
             return
@@ -560,8 +552,9 @@ class Checker:
             )
             return
         try:
-            cls = jsonschema.validators.validator_for(output_schema, jsonschema.Draft202012Validator)
-            errors = list(cls(output_schema, registry=Registry()).iter_errors(structured))
+            errors = list(
+                make_validator(output_schema, formats=False, as_declared=True).iter_errors(structured)
+            )
         except Exception:  # noqa: BLE001 - the schema's own errors are reported by _check_schema
             return
         for error in errors[:5]:
