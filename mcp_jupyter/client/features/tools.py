@@ -129,7 +129,7 @@ async def call_tool(
         lambda on_progress: call_tool_maybe_task(session, client, tool, args, on_progress),
         timeout=timeout,
         max_timeout=max_timeout,
-        progress=adapt_callback(progress, arity=3),
+        progress=adapt_callback(progress, arity=3) if progress is not None else None,
     )
     result = ToolResult.from_sdk(raw, tool, session.name)
     if not result.is_error:

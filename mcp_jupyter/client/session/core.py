@@ -231,7 +231,7 @@ class Session:
         """
         return await self.deadlines.run(
             send,
-            lambda idle: MappedErrors(self.translate, doing, idle),
+            self.translate,
             f"server {self.name!r} ({self.target})",
             doing,
             self.name,

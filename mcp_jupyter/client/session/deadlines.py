@@ -8,6 +8,7 @@ mcp_jupyter's exceptions (:mod:`mcp_jupyter.client.translate` words them).
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Callable
 from typing import Any
@@ -41,11 +42,11 @@ class Deadline:
     __slots__ = ("idle", "total", "start", "paused_for", "_paused_at", "_pauses", "_scope", "_clock")
 
     def __init__(self, idle: float | None, total: float | None) -> None:
-        from anyio import current_time
-
-        self._clock = current_time
+        # The runtime loop is asyncio's, whose clock anyio's cancel scopes use (anyio.current_time()
+        # is the same value, found through a backend lookup on each call: this is on every request).
+        self._clock = asyncio.get_running_loop().time
         self.idle, self.total = idle, total
-        self.start = current_time()
+        self.start = self._clock()
         self.paused_for = 0.0  # seconds spent paused (not counted in ``total``)
         self._paused_at: float | None = None
         self._pauses = 0
@@ -134,7 +135,7 @@ class Deadlines:
     async def run(
         self,
         send: Callable[[Callable], Any],
-        errors: Callable[[float | None], Any],
+        translate: Callable[..., BaseException],
         where: str,
         doing: str,
         server: str,
@@ -142,10 +143,8 @@ class Deadlines:
         max_timeout: Any,
         progress: Callable | None,
     ) -> Any:
-        """Run ``send(on_progress)`` under a new :class:`Deadline`, inside ``errors(idle)`` (the
-        error mapping); an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
-        from anyio import CancelScope
-
+        """Run ``send(on_progress)`` under a new :class:`Deadline`, inside :class:`MappedErrors`
+        with ``translate``; an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
         idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
         total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
         deadline = Deadline(idle, total)
@@ -164,9 +163,9 @@ class Deadlines:
         active = self.active
         active.add(deadline)
         try:
-            with CancelScope() as scope:
+            with _cancel_scope() as scope:
                 deadline.attach(scope)
-                with errors(idle):
+                with MappedErrors(translate, doing, idle):
                     return await send(on_progress)
             raise E.RequestTimeout(deadline.explain(where, doing), server=server)
         finally:
@@ -207,6 +206,18 @@ class Deadlines:
         for deadline in self._held:
             deadline.resume()
         self._held = []
+
+
+def _cancel_scope() -> Any:
+    global _CancelScope
+    if _CancelScope is None:
+        from anyio import CancelScope
+
+        _CancelScope = CancelScope
+    return _CancelScope()
+
+
+_CancelScope: Any = None  # anyio's, imported on the first request (import mcp_jupyter stays light)
 
 
 class MappedErrors:
