@@ -39,7 +39,7 @@ class TasksFeature:
         args = merge_args(arguments, kwargs)
         listed = await session.find("tools", tool)
         if session.validate:
-            session.check_arguments(listed, args)
+            args = session.check_arguments(listed, args)  # None means "not given", as for conn.call
         state = await start_task(session, listed, args, ttl=ttl)
         return Task(session, state)
 
