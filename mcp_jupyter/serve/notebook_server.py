@@ -38,6 +38,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 
 from mcp_jupyter._compat.mcp_sdk import lowlevel_server, registered_tool
+from mcp_jupyter._version import __version__
 
 from . import apps
 from .completions import Completer, Completions
@@ -104,6 +105,7 @@ class NotebookServer(MCPServer):
         with _root_logging_untouched():
             super().__init__(
                 name,
+                version=__version__,  # identifies the server (serverInfo) to clients of both eras
                 instructions=instructions,
                 subscriptions=self.bus,
                 middleware=[self._observe_request, self.task_runner.middleware],
