@@ -380,7 +380,8 @@ def tool(fn: Any = None, /, **options: Any) -> Any:
     ``app_vars``, ``app_csp``, ``app_permissions``, ``visibility``): see docs/apps.md.
     ``task="optional"`` or ``"required"`` serves it as a task: clients get a task id at once and poll;
     the function runs in the background (``mj.task_status(...)`` inside it reports progress): see
-    docs/tasks.md.
+    docs/tasks.md. ``input_schema=`` publishes a hand-written JSON Schema; ``headers={"arg": "Name"}``
+    mirrors arguments into ``Mcp-Param-Name`` HTTP headers (``x-mcp-header``): see docs/serve.md.
     Redefining the function in a later cell replaces the tool. Returns the function unchanged.
     """
     if isinstance(fn, str):  # @tool("name")
@@ -394,7 +395,9 @@ def tool(fn: Any = None, /, **options: Any) -> Any:
 
 
 def resource(uri: str, /, **options: Any) -> Callable[[F], F]:
-    """Serve a notebook function as the resource ``uri`` (a template when it has ``{params}``)."""
+    """Serve a notebook function as the resource ``uri`` (a template when it has ``{params}``).
+
+    ``complete={"param": values_or_fn}`` answers ``completion/complete`` for a template's parameters."""
     if callable(uri):
         raise TypeError('@resource needs a URI: write @mj.resource("data://name") above the function.')
 
@@ -405,7 +408,10 @@ def resource(uri: str, /, **options: Any) -> Callable[[F], F]:
 
 
 def prompt(fn: Any = None, /, **options: Any) -> Any:
-    """Serve a notebook function as an MCP prompt: ``@prompt`` or ``@prompt(name=..., title=...)``."""
+    """Serve a notebook function as an MCP prompt: ``@prompt`` or ``@prompt(name=..., title=...)``.
+
+    ``complete={"arg": values_or_fn}`` answers ``completion/complete`` for its arguments: a list
+    (filtered by the typed prefix) or ``fn(partial)`` / ``fn(partial, chosen)`` returning a list."""
     if isinstance(fn, str):
         options.setdefault("name", fn)
         fn = None
