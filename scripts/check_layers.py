@@ -80,7 +80,13 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     (
         "serve",
         ["mcp_jupyter.serve.*"],
-        ["mcp_jupyter.runtime", "mcp_jupyter.errors", "mcp_jupyter.escaping", "mcp_jupyter._compat.*"],
+        [
+            "mcp_jupyter.runtime",
+            "mcp_jupyter.errors",
+            "mcp_jupyter.escaping",
+            "mcp_jupyter._version",
+            "mcp_jupyter._compat.*",
+        ],
     ),
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
     ("demo", ["mcp_jupyter.demo.*"], []),

@@ -381,3 +381,32 @@ def test_threading_register_atexit():
     require(
         out.stdout.split("\n")[:3] == ["True", "hook True", "atexit"], "python", "threading._register_atexit"
     )
+
+
+def test_server_session_allowed_log_levels():
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("compat")
+    received: list[str] = []
+
+    @server.tool()
+    async def chatty(ctx: Context) -> str:
+        """Log at two levels after narrowing this request's gate to warnings and above."""
+        mcp_sdk.limit_log_levels(ctx.session, frozenset({"warning", "error"}))
+        await ctx.info("dropped")
+        await ctx.warning("kept")
+        return "ok"
+
+    async def on_log(params: Any) -> None:
+        received.append(params.data)
+
+    async def go() -> None:
+        async with Client(server, mode="legacy", logging_callback=on_log) as client:
+            await client.call_tool("chatty", {})
+
+    try:
+        anyio.run(go)
+    except AttributeError as exc:
+        require(False, "mcp", f"ServerSession._allowed_log_levels ({exc})")
+    require(received == ["kept"], "mcp", "ServerSession._allowed_log_levels (the per-request log gate)")

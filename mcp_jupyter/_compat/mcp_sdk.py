@@ -12,6 +12,10 @@ Why each is private-only, and what replaces it when the SDK grows a public way:
   async (it must run on the server's loop); the serve island asks from the kernel's main thread.
 - ``ServerSession._connection``: the connection-scoped object behind a per-request session, the one
   whose ``send_*_list_changed`` use the standalone stream; requests only see the session.
+- ``ServerSession._allowed_log_levels``: the levels a request may log at. Handshake-era clients pick a
+  level with ``logging/setLevel`` and the SDK leaves that filtering to the server, but ``ctx.log``
+  sends through the per-request session, whose gate is fixed from the request's ``_meta`` only:
+  :func:`limit_log_levels` narrows that gate to the level the client asked for.
 - ``ClientSession._stamp`` and ``._dispatcher``: no public API sends a request and returns its raw
   result. :func:`send_raw_request` sends through the dispatcher with the SDK's per-request stamp
   (protocol headers, 2026-07-28 ``_meta``), because the typed ``send_request`` validates and rejects:
@@ -38,6 +42,7 @@ __all__ = [
     "registered_tools",
     "registered_tool",
     "server_connection",
+    "limit_log_levels",
     "send_raw_request",
     "opt_in_log_level",
     "oauth_provider_class",
@@ -76,6 +81,11 @@ def registered_tool(server: Any, name: str) -> Any:
 def server_connection(session: Any) -> Any:
     """The connection-scoped object behind a request's ``ServerSession`` (None if it has none)."""
     return getattr(session, "_connection", None)
+
+
+def limit_log_levels(session: Any, levels: frozenset[str]) -> None:
+    """Let a request's ``ServerSession`` send ``notifications/message`` only at ``levels`` (and those it allowed)."""
+    session._allowed_log_levels = frozenset(session._allowed_log_levels) & levels
 
 
 async def send_raw_request(

@@ -17,6 +17,7 @@ from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .features.tasks import TasksFeature
 from .history import History
+from .protocol_features import ProtocolFeatures, protocol_features
 from .results import LogEntry
 from .session import (
     DEFAULT_CONNECT_TIMEOUT,
@@ -207,6 +208,12 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
     def capabilities(self) -> dict:
         """The server's capabilities as wire-format JSON data."""
         return self._session.capabilities
+
+    @property
+    def protocol_features(self) -> ProtocolFeatures:
+        """Which optional features this connection negotiated: per feature, what this client offered,
+        what the server declared, whether it is active and why not (a table; ``.to_dataframe()``)."""
+        return protocol_features(self._session)
 
     @property
     def instructions(self) -> str | None:

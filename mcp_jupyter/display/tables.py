@@ -347,6 +347,33 @@ def _count(conn: Any, attr: str, capability: str) -> Any:
         return None
 
 
+def _yes_no(value: Any) -> Safe | str:
+    if value is None:
+        return Safe('<span class="mcpj-muted">n/a</span>')
+    return badge("yes", "ok") if value else badge("no", "muted")
+
+
+def protocol_features_html(features: Any) -> Safe:
+    """A connection's optional features: what the client offered, what the server declared, why."""
+    rows = [
+        (
+            r.feature,
+            r.who,
+            _yes_no(r.offered),
+            _yes_no(r.declared),
+            badge("active", "ok") if r.active else badge("off", "muted"),
+            r.note,
+        )
+        for r in features
+    ]
+    body = table(["feature", "turned on by", "client offered", "server declared", "", "note"], rows)
+    active = sum(1 for r in features if r.active)
+    title = (
+        f"protocol features of {features.server} ({features.protocol_version}): {active}/{len(rows)} active"
+    )
+    return card(title, body)
+
+
 def servers_frame(connections: Mapping[str, Any]) -> Any:
     """A DataFrame of connections: name, target, status, server, protocol and listing counts."""
     import pandas as pd
@@ -376,6 +403,7 @@ __all__ = [
     "history_html",
     "logs_html",
     "prompts_html",
+    "protocol_features_html",
     "resources_html",
     "servers_frame",
     "templates_html",

@@ -16,6 +16,7 @@ from mcp_jupyter.escaping import escape
 
 from . import lifecycle
 from .config_snippets import SNIPPET_TITLES, config_snippets
+from .event_store import RETRY_MS, BoundedEventStore
 from .http import (
     GuardMiddleware,
     HttpServerThread,
@@ -156,6 +157,9 @@ def serve(
             # One source of truth for Host/Origin checks: GuardMiddleware, which also knows our port.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
             host=host,
+            # Resumable streams: a client that loses a stream mid-call reconnects and gets what it missed.
+            event_store=BoundedEventStore(),
+            retry_interval=RETRY_MS,
         )
         guarded = GuardMiddleware(
             app,

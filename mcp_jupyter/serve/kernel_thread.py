@@ -178,12 +178,25 @@ class LoopBoundContext:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._context, name)
-        if not inspect.iscoroutinefunction(value):
+        if inspect.iscoroutinefunction(value):
+
+            @functools.wraps(value)
+            async def on_origin_loop(*args: Any, **kwargs: Any) -> Any:
+                return await self._on_origin(value(*args, **kwargs))
+
+            return on_origin_loop
+        if not inspect.ismethod(value):
             return value
 
+        # A method that is not a coroutine function may still return a coroutine: the SDK's
+        # ``@deprecated`` wrapper hides ``async def`` (``ctx.info``, ``ctx.log``...).
         @functools.wraps(value)
-        async def on_origin_loop(*args: Any, **kwargs: Any) -> Any:
-            future = asyncio.run_coroutine_threadsafe(value(*args, **kwargs), self._origin)
-            return await asyncio.wrap_future(future)
+        def maybe_on_origin_loop(*args: Any, **kwargs: Any) -> Any:
+            result = value(*args, **kwargs)
+            return self._on_origin(result) if inspect.iscoroutine(result) else result
 
-        return on_origin_loop
+        return maybe_on_origin_loop
+
+    async def _on_origin(self, coroutine: Any) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._origin)
+        return await asyncio.wrap_future(future)

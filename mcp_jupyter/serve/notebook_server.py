@@ -38,9 +38,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 
 from mcp_jupyter._compat.mcp_sdk import lowlevel_server, registered_tool
+from mcp_jupyter._version import __version__
 
 from . import apps
+from .completions import Completer, Completions
 from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop, run_beside_cell
+from .logging_level import LogLevels
 from .notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
 from .results import (
     append_printed,
@@ -92,14 +95,17 @@ class NotebookServer(MCPServer):
 
     def __init__(self, name: str = DEFAULT_NAME, *, instructions: str = INSTRUCTIONS) -> None:
         self.bus = ThreadSafeSubscriptionBus()
-        self.connections = ConnectionTracker()
+        self.connections = ConnectionTracker(self.bus)
         self.errors: deque[ServedError] = deque(maxlen=50)
         self.executor = MainThreadExecutor(kernel_main_loop())
         self._registry_lock = threading.Lock()
         self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serve/tasks.py)
+        self.completions = Completions(self.executor)  # complete= of prompts and resource templates
+        self.log_levels = LogLevels()  # logging/setLevel of handshake-era clients
         with _root_logging_untouched():
             super().__init__(
                 name,
+                version=__version__,  # identifies the server (serverInfo) to clients of both eras
                 instructions=instructions,
                 subscriptions=self.bus,
                 middleware=[self._observe_request, self.task_runner.middleware],
@@ -109,6 +115,9 @@ class NotebookServer(MCPServer):
                 warn_on_duplicate_resources=False,
             )
         self._advertise_list_changed()
+        self.completion()(self.completions.complete)
+        self.log_levels.install(lowlevel_server(self))
+        self.connections.install_subscriptions(lowlevel_server(self))
 
     def _advertise_list_changed(self) -> None:
         """Handshake-era clients only expect list_changed when the capability says so."""
@@ -125,6 +134,7 @@ class NotebookServer(MCPServer):
 
     async def _observe_request(self, ctx: Any, call_next: Callable[[Any], Any]) -> Any:
         self.connections.remember(ctx.session)
+        self.log_levels.apply(ctx.session)
         if ctx.method in SERVED_METHODS and self._sent_by_this_kernel(ctx):
             run_beside_cell.set(True)  # this task (and the handler it awaits) only
         if ctx.method != "tools/call":
@@ -164,13 +174,19 @@ class NotebookServer(MCPServer):
         app_permissions: dict[str, Any] | None = None,
         visibility: list[str] | None = None,
         task: str | None = None,
+        input_schema: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> F:
         """Serve ``fn`` as a tool, replacing an earlier tool of the same name.
 
         ``app``: an MCP App for the tool (HTML, a path, a ``string.Template`` or a function; see
         :mod:`.apps`), served as ``ui://notebook/<name>`` with ``app_csp`` / ``app_permissions``;
         ``visibility``: ``["app"]`` for a tool only its app calls; ``task``: ``"optional"`` or
-        ``"required"`` serves it as a task (it runs in the background; :mod:`.tasks`)."""
+        ``"required"`` serves it as a task (it runs in the background; :mod:`.tasks`);
+        ``input_schema``: the JSON Schema published as the tool's ``inputSchema`` instead of the one
+        derived from the signature (arguments still reach ``fn`` by its parameter names);
+        ``headers``: ``{argument: header}`` mirrors each argument into an ``Mcp-Param-<header>`` HTTP
+        header (the schema's ``x-mcp-header``), which the server checks against the body."""
         if isinstance(annotations, dict):
             annotations = ToolAnnotations(**annotations)
         tool_name = name or fn.__name__
@@ -192,6 +208,12 @@ class NotebookServer(MCPServer):
                 meta=meta,
                 structured_output=structured_output,
             )
+            if input_schema is not None or headers:
+                try:
+                    _publish_schema(registered_tool(self, tool_name), input_schema, headers)
+                except ValueError:
+                    self.remove_tool(tool_name)
+                    raise
         self.notify_list_changed("tools")
         return fn
 
@@ -219,18 +241,31 @@ class NotebookServer(MCPServer):
         )
         return tool_meta
 
-    def register_resource(self, uri: str, fn: F, **options: Any) -> F:
-        """Serve ``fn`` as the resource (or resource template) ``uri``, replacing an earlier one."""
+    def register_resource(
+        self, uri: str, fn: F, *, complete: dict[str, Completer] | None = None, **options: Any
+    ) -> F:
+        """Serve ``fn`` as the resource (or resource template) ``uri``, replacing an earlier one.
+
+        ``complete``: ``{parameter: values}`` for ``completion/complete`` on a template's parameters,
+        where values is a list (filtered by prefix) or a function of the partial value (and, when it
+        takes a second parameter, the arguments already chosen) returning a list."""
+        self.completions.declare("resource", uri, complete)
         with self._registry_lock:
             # Static resources are kept on a duplicate URI by the SDK; templates are overwritten.
             self._resource_manager._resources.pop(uri, None)
             self.resource(uri, **options)(self._served(fn, options.get("name") or fn.__name__, "resource"))
         self.notify_list_changed("resources")
+        self.connections.notify_updated(uri)
         return fn
 
-    def register_prompt(self, fn: F, *, name: str | None = None, **options: Any) -> F:
-        """Serve ``fn`` as a prompt, replacing an earlier prompt of the same name."""
+    def register_prompt(
+        self, fn: F, *, name: str | None = None, complete: dict[str, Completer] | None = None, **options: Any
+    ) -> F:
+        """Serve ``fn`` as a prompt, replacing an earlier prompt of the same name.
+
+        ``complete``: ``{argument: values}`` for ``completion/complete``, as for resource templates."""
         prompt_name = name or fn.__name__
+        self.completions.declare("prompt", prompt_name, complete)
         with self._registry_lock:
             with contextlib.suppress(ValueError, KeyError):
                 self.remove_prompt(prompt_name)
@@ -298,6 +333,31 @@ class NotebookServer(MCPServer):
         )
 
 
+def _publish_schema(tool: Any, input_schema: dict[str, Any] | None, headers: dict[str, str] | None) -> None:
+    """Replace a registered tool's published ``inputSchema`` and add its ``x-mcp-header`` marks."""
+    from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header
+
+    schema = dict(input_schema if input_schema is not None else tool.parameters)
+    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
+        raise ValueError(
+            'input_schema= must be a JSON Schema object: {"type": "object", "properties": {...}}'
+        )
+    properties = {name: dict(spec) for name, spec in schema.get("properties", {}).items()}
+    for argument, header in (headers or {}).items():
+        if argument not in properties:
+            raise ValueError(
+                f"headers= names {argument!r}, which is not an argument of the tool; "
+                f"its arguments are {sorted(properties)}"
+            )
+        properties[argument][X_MCP_HEADER_KEY] = header
+    if properties:
+        schema["properties"] = properties
+    reason = find_invalid_x_mcp_header(schema)
+    if reason is not None:
+        raise ValueError(f"headers=: {reason}")
+    tool.parameters = schema
+
+
 _server: NotebookServer | None = None
 _server_lock = threading.Lock()
 
@@ -320,7 +380,8 @@ def tool(fn: Any = None, /, **options: Any) -> Any:
     ``app_vars``, ``app_csp``, ``app_permissions``, ``visibility``): see docs/apps.md.
     ``task="optional"`` or ``"required"`` serves it as a task: clients get a task id at once and poll;
     the function runs in the background (``mj.task_status(...)`` inside it reports progress): see
-    docs/tasks.md.
+    docs/tasks.md. ``input_schema=`` publishes a hand-written JSON Schema; ``headers={"arg": "Name"}``
+    mirrors arguments into ``Mcp-Param-Name`` HTTP headers (``x-mcp-header``): see docs/serve.md.
     Redefining the function in a later cell replaces the tool. Returns the function unchanged.
     """
     if isinstance(fn, str):  # @tool("name")
@@ -334,7 +395,9 @@ def tool(fn: Any = None, /, **options: Any) -> Any:
 
 
 def resource(uri: str, /, **options: Any) -> Callable[[F], F]:
-    """Serve a notebook function as the resource ``uri`` (a template when it has ``{params}``)."""
+    """Serve a notebook function as the resource ``uri`` (a template when it has ``{params}``).
+
+    ``complete={"param": values_or_fn}`` answers ``completion/complete`` for a template's parameters."""
     if callable(uri):
         raise TypeError('@resource needs a URI: write @mj.resource("data://name") above the function.')
 
@@ -345,7 +408,10 @@ def resource(uri: str, /, **options: Any) -> Callable[[F], F]:
 
 
 def prompt(fn: Any = None, /, **options: Any) -> Any:
-    """Serve a notebook function as an MCP prompt: ``@prompt`` or ``@prompt(name=..., title=...)``."""
+    """Serve a notebook function as an MCP prompt: ``@prompt`` or ``@prompt(name=..., title=...)``.
+
+    ``complete={"arg": values_or_fn}`` answers ``completion/complete`` for its arguments: a list
+    (filtered by the typed prefix) or ``fn(partial)`` / ``fn(partial, chosen)`` returning a list."""
     if isinstance(fn, str):
         options.setdefault("name", fn)
         fn = None

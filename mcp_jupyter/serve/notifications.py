@@ -23,9 +23,11 @@ from typing import Any, Literal
 from mcp.server.subscriptions import (
     PromptsListChanged,
     ResourcesListChanged,
+    ResourceUpdated,
     ServerEvent,
     ToolsListChanged,
 )
+from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 
 from mcp_jupyter._compat.mcp_sdk import server_connection
 
@@ -98,13 +100,55 @@ def _deliver(listener: Callable[[ServerEvent], None], event: ServerEvent) -> Non
 
 
 class ConnectionTracker:
-    """Remembers live handshake-era connections (weakly) with the loop that serves each."""
+    """Remembers live handshake-era connections (weakly) with the loop that serves each, and the
+    resources each one subscribed to (``resources/subscribe``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bus: ThreadSafeSubscriptionBus | None = None) -> None:
         self._lock = threading.Lock()
         self._connections: weakref.WeakKeyDictionary[Any, asyncio.AbstractEventLoop] = (
             weakref.WeakKeyDictionary()
         )
+        self._subscribed: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+        self._bus = bus
+
+    def install_subscriptions(self, lowlevel: Any) -> None:
+        """Serve ``resources/subscribe`` and ``resources/unsubscribe`` (advertises ``subscribe``)."""
+        lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, self._subscribe)
+        lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, self._unsubscribe)
+
+    async def _subscribe(self, ctx: Any, params: SubscribeRequestParams) -> EmptyResult:
+        self.remember(ctx.session)
+        connection = server_connection(ctx.session)
+        if connection is not None:
+            with self._lock:
+                self._subscribed.setdefault(connection, set()).add(str(params.uri))
+        return EmptyResult()
+
+    async def _unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
+        connection = server_connection(ctx.session)
+        if connection is not None:
+            with self._lock:
+                self._subscribed.get(connection, set()).discard(str(params.uri))
+        return EmptyResult()
+
+    def subscriptions(self) -> list[str]:
+        """Every URI some live connection is subscribed to (sorted, each once)."""
+        with self._lock:
+            return sorted(set().union(*self._subscribed.values()))
+
+    def notify_updated(self, uri: str) -> None:
+        """Send ``notifications/resources/updated`` for ``uri`` to its subscribers, from any thread."""
+        with self._lock:
+            targets = [
+                (connection, self._connections.get(connection))
+                for connection, uris in self._subscribed.items()
+                if uri in uris
+            ]
+        for connection, loop in targets:
+            if loop is not None and not loop.is_closed():
+                asyncio.run_coroutine_threadsafe(connection.send_resource_updated(uri), loop)
+        if self._bus is not None:  # 2026-07-28 listeners filter by the URIs they listen to
+            self._bus.publish_threadsafe(ResourceUpdated(uri=uri))
 
     def remember(self, session: Any) -> None:
         """Record the connection behind a request's ``ServerSession``."""

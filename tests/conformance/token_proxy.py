@@ -3,7 +3,10 @@
 The conformance harness sends no ``Authorization`` header, and the notebook's server rightly refuses
 requests without one. This proxy (an ASGI app under uvicorn, on 127.0.0.1) forwards every request
 to the served URL with the token added, and streams the answer back (SSE included), so the server's
-token check stays exactly as it is.
+token check stays exactly as it is. It stands in for the server's address the way a reverse proxy
+does: a ``Host`` or ``Origin`` naming the proxy on a loopback name (``localhost``, ``127.0.0.1``,
+``[::1]``) is forwarded naming the server's port instead, and any other value is forwarded as it
+came, so the server's DNS-rebinding and Origin checks judge what the harness sent.
 """
 
 from __future__ import annotations
@@ -16,11 +19,23 @@ from typing import Any
 import httpx
 import uvicorn
 
-_HOP = {b"host", b"authorization", b"content-length", b"connection", b"transfer-encoding"}
+_HOP = {b"authorization", b"content-length", b"connection", b"transfer-encoding"}
+_LOOPBACK = ("localhost", "127.0.0.1", "[::1]")
 
 
-def proxy_app(upstream: str, token: str) -> Any:
+def _to_upstream(value: bytes, proxy_port: int, upstream_port: int) -> bytes:
+    """``localhost:PROXY`` (or ``http://localhost:PROXY``) -> the same name on the server's port."""
+    text = value.decode("latin-1")
+    for name in _LOOPBACK:
+        for prefix in ("", "http://"):
+            if text == f"{prefix}{name}:{proxy_port}":
+                return f"{prefix}{name}:{upstream_port}".encode("latin-1")
+    return value
+
+
+def proxy_app(upstream: str, token: str, proxy_port: int = 0) -> Any:
     """The ASGI app forwarding to ``upstream`` (scheme://host:port) with ``Authorization: Bearer token``."""
+    upstream_port = int(upstream.rsplit(":", 1)[1])
     client = httpx.AsyncClient(timeout=httpx.Timeout(120.0))
 
     async def app(scope: dict, receive: Any, send: Any) -> None:
@@ -39,14 +54,18 @@ def proxy_app(upstream: str, token: str) -> Any:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP]
+        headers = [
+            (k, _to_upstream(v, proxy_port, upstream_port) if k.lower() in (b"host", b"origin") else v)
+            for k, v in scope["headers"]
+            if k.lower() not in _HOP
+        ]
         headers.append((b"authorization", f"Bearer {token}".encode()))
         query = scope.get("query_string", b"").decode()
         url = upstream + scope["path"] + (f"?{query}" if query else "")
         request = client.build_request(scope["method"], url, headers=headers, content=body)
         response = await client.send(request, stream=True)
         try:
-            out = [(k, v) for k, v in response.headers.raw if k.lower() not in _HOP]
+            out = [(k, v) for k, v in response.headers.raw if k.lower() not in _HOP | {b"host"}]
             await send({"type": "http.response.start", "status": response.status_code, "headers": out})
             async for chunk in response.aiter_raw():
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
@@ -69,7 +88,7 @@ class TokenProxy:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
         config = uvicorn.Config(
-            proxy_app(self.upstream, token),
+            proxy_app(self.upstream, token, self.port),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

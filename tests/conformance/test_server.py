@@ -1,0 +1,183 @@
+"""The official MCP conformance suite's server scenarios (0.2.0-alpha.12) against a notebook.
+
+``served.ipynb`` declares every tool, resource and prompt the scenarios expect with ``@mj.tool``,
+``@mj.resource`` and ``@mj.prompt`` (the ``tasks-*`` fixtures come from
+tests/servers/tasks_server.py, run in it) and serves them with ``mj.serve``. The test runs it in a
+real kernel (nbclient), keeps the kernel alive, and runs each scenario on its own, one after the
+other (``node <conformance> server --url URL --scenario NAME``). The harness sends no
+``Authorization`` header and ``mj.serve`` requires the bearer token, so the harness talks to a
+loopback proxy that adds it (token_proxy.py); the server's own check is untouched.
+
+A scenario passes when it reports at least one check and every check is SUCCESS (a WARNING
+fails it too). ``tasks-status-notifications`` is SKIPPED by the harness itself (pending its
+rewrite on ``subscriptions/listen``): there every check must be SKIPPED. Scenarios mcp_jupyter
+does not pass yet are listed with the reason in ``expected_server_failures.txt`` (strict xfail:
+one that starts passing fails the test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .test_conformance import HARNESS, NODE_BIN, _env
+from .token_proxy import TokenProxy
+
+HERE = Path(__file__).resolve().parent
+NOTEBOOK = HERE / "served.ipynb"
+SCENARIO_TIMEOUT = 180  # seconds for one harness run (the slowest scenarios wait on task TTLs)
+
+# `conformance list --server` of @modelcontextprotocol/conformance 0.2.0-alpha.12 (checked below).
+SCENARIOS = [
+    "server-initialize",
+    "server-session-lifecycle",
+    "server-stateless",
+    "logging-set-level",
+    "ping",
+    "completion-complete",
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-with-logging",
+    "tools-call-error",
+    "tools-call-with-progress",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "json-schema-2020-12",
+    "elicitation-sep1034-defaults",
+    "server-sse-polling",
+    "server-sse-multiple-streams",
+    "elicitation-sep1330-enums",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "resources-subscribe",
+    "resources-unsubscribe",
+    "sep-2164-resource-not-found",
+    "sep-2640-skills-directory",
+    "sep-2640-skills-enumeration",
+    "sep-2640-skills-manifest",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
+    "dns-rebinding-protection",
+    "caching",
+    "http-header-validation",
+    "http-custom-header-server-validation",
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-status-notifications",
+    "tasks-required-task-error",
+    "tasks-mrtr-composition",
+    "input-required-result-basic-elicitation",
+    "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots",
+    "input-required-result-request-state",
+    "input-required-result-multiple-input-requests",
+    "input-required-result-multi-round",
+    "input-required-result-missing-input-response",
+    "input-required-result-non-tool-request",
+    "input-required-result-result-type",
+    "input-required-result-unsupported-methods",
+    "input-required-result-tampered-state",
+    "input-required-result-capability-check",
+    "input-required-result-ignore-extra-params",
+    "input-required-result-validate-input",
+]
+SKIPPED_BY_HARNESS = {"tasks-status-notifications"}
+_CHECK = re.compile(r"\[(?P<id>[\w/.-]+)\s*\]\s+(?P<status>SUCCESS|FAILURE|WARNING|SKIPPED|INFO)")
+
+
+def expected_failures() -> dict[str, str]:
+    """Scenario -> reason, from expected_server_failures.txt."""
+    out = {}
+    for line in (HERE / "expected_server_failures.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, reason = line.strip().partition(" ")
+            out[name] = reason.strip()
+    return out
+
+
+@pytest.fixture(scope="module")
+def served_notebook(venv_python_kernel: str, tmp_path_factory):
+    """The proxied URL of served.ipynb's server, its kernel kept alive for the module."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    scratch = tmp_path_factory.mktemp("served")
+    info = scratch / "served.json"
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = NotebookClient(
+        nb, kernel_name=venv_python_kernel, timeout=120, resources={"metadata": {"path": str(HERE)}}
+    )
+    env = {**os.environ, "IPYTHONDIR": str(scratch / "ipython"), "SERVED_INFO": str(info)}
+    with client.setup_kernel(env=env):
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        served = json.loads(info.read_text())
+        with TokenProxy(served["url"], served["token"]) as proxy:
+            yield proxy.url
+
+
+def test_the_harness_lists_these_server_scenarios():
+    listed = subprocess.run(
+        [str(NODE_BIN / "node"), str(HARNESS), "list", "--server"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    ).stdout
+    assert re.findall(r"^\s+- ([\w/.-]+)", listed, re.M) == SCENARIOS
+    assert set(expected_failures()) <= set(SCENARIOS)
+
+
+def run_scenario(url: str, scenario: str) -> tuple[dict[str, str], str]:
+    """Run one scenario against ``url``: its checks (id -> status) and the harness's output."""
+    run = subprocess.run(
+        [str(NODE_BIN / "node"), str(HARNESS), "server", "--url", url, "--scenario", scenario],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=SCENARIO_TIMEOUT,
+    )
+    text = re.sub(r"\x1b\[[0-9;]*m", "", run.stdout + run.stderr)
+    checks = {m["id"]: m["status"] for m in _CHECK.finditer(text)}
+    return checks, f"exit {run.returncode}\n{text}"
+
+
+def _params() -> list:
+    known = expected_failures()
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(reason=known[name], strict=True))
+        if name in known
+        else name
+        for name in SCENARIOS
+    ]
+
+
+@pytest.mark.parametrize("scenario", _params())
+def test_server_scenario(served_notebook: str, scenario: str) -> None:
+    """Every check of the scenario is SUCCESS (SKIPPED for the one the harness skips)."""
+    checks, output = run_scenario(served_notebook, scenario)
+    assert checks, f"no checks reported:\n{output}"
+    if scenario in SKIPPED_BY_HARNESS:
+        assert set(checks.values()) == {"SKIPPED"}, output
+        return
+    bad = {check: status for check, status in checks.items() if status not in {"SUCCESS", "INFO"}}
+    assert not bad and output.startswith("exit 0"), f"{scenario}: {bad}\n{output}"
