@@ -91,8 +91,8 @@ describe('the Tasks section', () => {
       expect(row(status)).toContain(`<div class="mcpj-description mcpj-task-message">${status} message</div>`);
     }
     // elapsed: until now while running, until the last change once ended
-    expect(row('working')).toContain('<span class="mcpj-task-elapsed">1 min 35 s</span>');
-    expect(row('completed')).toContain('<span class="mcpj-task-elapsed">30 s</span>');
+    expect(row('working')).toContain('<span class="mcpj-task-elapsed" title="Running time">1 min 35 s</span>');
+    expect(row('completed')).toContain('<span class="mcpj-task-elapsed" title="Running time">30 s</span>');
     // the Result tooltip shows the code, and says whether it runs (the setting)
     expect(row('completed')).toContain('title="Insert and run: import mcp_jupyter as mj\nmj.get_connection(&quot;ev&quot;)');
     expect(render([task('completed')], false)).toContain('title="Insert: import mcp_jupyter as mj');

@@ -84,7 +84,7 @@ export function Tasks(props: {
   );
 }
 
-/** One task: badge, tool, elapsed time, Cancel or Result; its message and id below. */
+/** One task: badge, tool, Cancel or Result; its message, then its elapsed time and id. */
 export function TaskRow(props: {
   connection: string;
   view: ITaskView;
@@ -106,7 +106,6 @@ export function TaskRow(props: {
           {view.label}
         </span>
         <span className="mcpj-item-label mcpj-task-tool" title={view.tool}>{view.tool}</span>
-        {view.elapsed && <span className="mcpj-task-elapsed">{view.elapsed}</span>}
         {view.active && (
           <button className="mcpj-button mcpj-task-cancel" disabled={props.cancelling}
             title={trans.__('Ask the server to stop this task')} onClick={props.cancel}>
@@ -121,7 +120,10 @@ export function TaskRow(props: {
         )}
       </div>
       {view.message && <div className="mcpj-description mcpj-task-message">{view.message}</div>}
-      <div className="mcpj-detail mcpj-task-id">{clip(view.id, LIMITS.detail)}</div>
+      <div className="mcpj-detail mcpj-row">
+        {view.elapsed && <span className="mcpj-task-elapsed" title={trans.__('Running time')}>{view.elapsed}</span>}
+        <span className="mcpj-task-id" title={trans.__('Task id')}>{clip(view.id, LIMITS.detail)}</span>
+      </div>
       {props.error && <div className="mcpj-error mcpj-task-error">{props.error}</div>}
     </li>
   );
