@@ -417,3 +417,52 @@ def test_the_client_tells_observers_about_connections_without_importing_them() -
     finally:
         remove()
         mj.disconnect_all()
+
+
+@pytest.mark.kernel
+def test_tasks_are_live_in_the_snapshot_and_cancelled_from_the_channel_while_blocked(
+    lab: LabFrontend, task_server: tuple[str, str], tmp_path: Path
+) -> None:
+    """The snapshot lists a connection's tasks and follows their status (a ``task`` client event, no
+    refresh asked); ``task.cancel`` stops a task whose ``result()`` blocks the main thread; a cancel
+    the kernel cannot carry out comes back as ``task.error``."""
+    url, token = task_server
+    lab.run(
+        "import os, mcp_jupyter as mj\n"
+        f"os.environ['JUPYTER_DATA_DIR'] = {str(tmp_path / 'data')!r}\n"  # the task store, isolated
+        f"own = mj.connect('own', {url!r}, headers={{'Authorization': 'Bearer ' + {token!r}}})"
+    )
+    lab.open_channel()
+    task_id = lab.run("t = own.start('slow_compute', seconds=60, label='sidebar')\nprint(t.id)").strip()
+
+    def task(snapshot: dict) -> dict | None:
+        return next(
+            (t for t in (connection(snapshot, "own") or {}).get("tasks", []) if t["id"] == task_id), None
+        )
+
+    # the server's status messages arrive as snapshots by themselves: the kernel follows the task
+    moving = lab.snapshot(
+        "the task's second status", lambda s: "sidebar: 2 s" in ((task(s) or {}).get("message") or "")
+    )
+    shown = task(moving)
+    assert shown["tool"] == "slow_compute" and shown["status"] == "working" and not shown["gone"]
+    assert shown["created"] and shown["updated"]
+
+    blocked = lab.execute(
+        "try:\n    t.result()\nexcept mj.RequestCancelled as exc:\n    print('CANCELLED', exc)"
+    )
+    lab.pump(0.5)
+    assert blocked not in lab.finished  # result() holds the main thread
+    mark = len(lab.received)
+    lab.send({"type": "task.cancel", "connection": "own", "id": task_id})
+    cancelled = lab.snapshot(
+        "the cancelled task", lambda s: (task(s) or {}).get("status") == "cancelled", since=mark
+    )
+    assert task(cancelled)["status"] == "cancelled"
+    lab.wait_for("the blocked cell to end", lambda: blocked in lab.finished)
+    assert "".join(lab.outputs[blocked]).startswith(f"CANCELLED task {task_id}")
+
+    mark = len(lab.received)
+    lab.send({"type": "task.cancel", "connection": "nope", "id": task_id})
+    error = lab.message("the refusal", lambda d: d.get("type") == "task.error", since=mark)
+    assert error["connection"] == "nope" and "no connection named 'nope'" in error["message"]

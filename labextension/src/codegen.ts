@@ -84,3 +84,11 @@ export function exploreCode(connection: string, options: ICodeOptions = {}): str
   }
   return `${IMPORT}${conn(connection)}.explore()`;
 }
+
+/**
+ * "Result" on a task: wait for its end and show the tool's result (always Python: a task id is
+ * whatever the server chose, and `%mcp task result` would split or expand it).
+ */
+export function taskResultCode(connection: string, taskId: string): string {
+  return `${IMPORT}${conn(connection)}.task(${pyString(taskId)}).result()`;
+}

@@ -2,7 +2,7 @@
  * The messages of the MCP channel, both ways, as two discriminated unions on `type`.
  *
  * The kernel side is mcp_jupyter/lab: channel.py (hello, refresh, theme, answer, error),
- * snapshot.py (snapshot), inbox.py (answer, answer.error), signin.py (auth.*) and apps.py
+ * snapshot.py (snapshot), inbox.py (answer, answer.error), tasks.py (task.cancel, task.error), signin.py (auth.*) and apps.py
  * (app.request, app.response). Every message the kernel sends goes through `parseKernelMessage`
  * once, in the channel, so the sidebar, the apps and the sign-in notifications receive typed data;
  * text inside them came from MCP servers and is rendered as text, never as markup.
@@ -56,6 +56,24 @@ export interface IPromptInfo {
   arguments?: IPromptArgument[] | null;
 }
 
+/** The statuses of a task (both protocol eras). */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A task this notebook knows on a connection (mcp_jupyter/lab/snapshot.py `task_entries`). */
+export interface ITaskInfo {
+  id: string;
+  tool: string;
+  /** A status this frontend does not know is kept as the server sent it. */
+  status: TaskStatus | string;
+  /** The server's status message (server text). */
+  message: string | null;
+  /** ISO 8601 times: when the server created it, when it last changed (as last seen). */
+  created: string | null;
+  updated: string | null;
+  /** The server no longer knows it (expired, restarted...): its last status is shown. */
+  gone: boolean;
+}
+
 /** One live (or dead) connection of the kernel, as the kernel's snapshot describes it. */
 export interface IConnectionInfo {
   name: string;
@@ -70,6 +88,8 @@ export interface IConnectionInfo {
   resources: IResourceInfo[];
   templates: ITemplateInfo[];
   prompts: IPromptInfo[];
+  /** Its tasks, newest first (optional: older kernels do not send them). */
+  tasks?: ITaskInfo[];
 }
 
 /** A server found in a config file (mcp.json, Claude Desktop, Cursor, VS Code). */
@@ -227,10 +247,19 @@ export interface IPasteErrorMessage {
   message: string;
 }
 
+/** `task.error`: the kernel could not cancel a task (no such connection, unknown task...). */
+export interface ITaskErrorMessage {
+  type: 'task.error';
+  connection: string;
+  id: string;
+  message: string;
+}
+
 /** Every message the kernel sends on the channel. */
 export type KernelMessage =
   | ISnapshotMessage
   | IAnswerErrorMessage
+  | ITaskErrorMessage
   | IChannelErrorMessage
   | IAppResponseMessage
   | ISignInMessage
@@ -292,12 +321,21 @@ export interface IAuthPasteMessage {
   url: string;
 }
 
+/** `task.cancel`: ask the server to cancel a task (carried out on the kernel's runtime thread, so it
+ * works while a cell waits for that task). */
+export interface ITaskCancelMessage {
+  type: 'task.cancel';
+  connection: string;
+  id: string;
+}
+
 /** Every message the frontend sends on the channel. */
 export type FrontendMessage =
   | IHelloMessage
   | IRefreshMessage
   | IThemeMessage
   | IAnswerMessage
+  | ITaskCancelMessage
   | IAppRequestMessage
   | IAuthCancelMessage
   | IAuthPasteMessage;
@@ -335,11 +373,40 @@ export function parseInboxItem(value: unknown): IInboxItem | null {
   } as IInboxItem;
 }
 
+/** A task with the fields the views rely on, or null for something without an id. */
+export function parseTask(value: unknown): ITaskInfo | null {
+  if (!isObject(value) || value.id === undefined || value.id === null) {
+    return null;
+  }
+  const time = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+  return {
+    id: text(value.id),
+    tool: text(value.tool),
+    status: text(value.status) || 'working',
+    message: typeof value.message === 'string' ? value.message : null,
+    created: time(value.created),
+    updated: time(value.updated),
+    gone: value.gone === true
+  };
+}
+
+function parseConnection(value: Json): IConnectionInfo {
+  const connection = value as unknown as IConnectionInfo;
+  return {
+    ...connection,
+    tasks: list<unknown>(value.tasks)
+      .map(parseTask)
+      .filter((task): task is ITaskInfo => task !== null)
+  };
+}
+
 /** The snapshot's lists, each defaulting to empty; unknown inbox kinds are left out. */
 export function parseSnapshot(value: Json): ISnapshotMessage {
   return {
     type: 'snapshot',
-    connections: list<IConnectionInfo>(value.connections).filter(c => isObject(c) && typeof c.name === 'string'),
+    connections: list<unknown>(value.connections)
+      .filter((c): c is Json => isObject(c) && typeof c.name === 'string')
+      .map(parseConnection),
     configured: list<IConfiguredServer>(value.configured).filter(s => isObject(s) && typeof s.name === 'string'),
     inbox: list<unknown>(value.inbox)
       .map(parseInboxItem)
@@ -365,6 +432,10 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
         : { type: 'answer.error', id: text(data.id), errors: list<unknown>(data.errors).filter(isObject) };
     case 'error':
       return { type: 'error', message: text(data.message) };
+    case 'task.error':
+      return data.id === undefined
+        ? null
+        : { type: 'task.error', connection: text(data.connection), id: text(data.id), message: text(data.message) };
     case 'app.response':
       if (data.app_id === undefined || data.request_id === undefined) {
         return null;

@@ -4,7 +4,7 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
-import { IConnectionInfo, IInboxItem, ISamplingPayload, ISnapshot, IToolInfo } from './messages';
+import { IConnectionInfo, IInboxItem, ISamplingPayload, ISnapshot, ITaskInfo, IToolInfo } from './messages';
 
 export type SectionKind = 'tools' | 'resources' | 'templates' | 'prompts';
 export type ActionKind = 'call' | 'read' | 'prompt' | null;
@@ -44,6 +44,8 @@ export interface IConnectionView {
   counts: string;
   error: string;
   sections: ISectionView[];
+  /** Its tasks, newest first (the Tasks section). */
+  tasks: ITaskInfo[];
   /** Whether the filter matched anything here (the connection's own name counts). */
   matches: boolean;
 }
@@ -185,6 +187,7 @@ export function connectionView(
     counts: views.map(s => plural(s.total, s.kind, trans)).join(' · '),
     error: clip(c.error, LIMITS.description),
     sections: views,
+    tasks: c.tasks ?? [],
     matches: own || views.some(s => s.items.length > 0)
   };
 }
@@ -252,4 +255,91 @@ export function inboxLabel(item: IInboxItem, trans: TranslationBundle = ENGLISH)
     default:
       return trans.__('%1 asks', name);
   }
+}
+
+// -- tasks ---------------------------------------------------------------------------------------
+
+/** One row of a connection's Tasks section. */
+export interface ITaskView {
+  id: string;
+  tool: string;
+  /** The status as the server sent it (the badge's `data-status`). */
+  status: string;
+  /** The status in words. */
+  label: string;
+  message: string;
+  /** "4 s", "2 min 5 s": running time so far, or from start to the last change once it ended. */
+  elapsed: string;
+  /** Working or waiting for input: Cancel is offered. */
+  active: boolean;
+  /** Completed or failed: Result is offered (it shows the tool's result, or why it failed). */
+  hasResult: boolean;
+  /** The server no longer knows it: its last status is shown. */
+  gone: boolean;
+}
+
+/** Whether a task with `status` has not ended yet. */
+export function taskActive(status: string): boolean {
+  return status === 'working' || status === 'input_required';
+}
+
+/** A task status in words ("needs input" for input_required). */
+export function taskStatusLabel(status: string, trans: TranslationBundle = ENGLISH): string {
+  switch (status) {
+    case 'working':
+      return trans.__('working');
+    case 'input_required':
+      return trans.__('needs input');
+    case 'completed':
+      return trans.__('completed');
+    case 'failed':
+      return trans.__('failed');
+    case 'cancelled':
+      return trans.__('cancelled');
+    default:
+      return clip(status, LIMITS.label);
+  }
+}
+
+/** A duration in seconds as "45 s", "2 min 5 s", "3 h 12 min". */
+export function formatElapsed(seconds: number, trans: TranslationBundle = ENGLISH): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) {
+    return trans.__('%1 s', s);
+  }
+  if (s < 3600) {
+    return trans.__('%1 min %2 s', Math.floor(s / 60), s % 60);
+  }
+  return trans.__('%1 h %2 min', Math.floor(s / 3600), Math.floor((s % 3600) / 60));
+}
+
+/** Seconds a task has run: until `now` (ms) while active, until its last change once ended; null
+ * when the kernel does not know when it started. */
+export function elapsedSeconds(task: ITaskInfo, now: number): number | null {
+  const start = task.created ? Date.parse(task.created) : NaN;
+  if (Number.isNaN(start)) {
+    return null;
+  }
+  const last = task.updated ? Date.parse(task.updated) : NaN;
+  const end = taskActive(task.status) || Number.isNaN(last) ? now : last;
+  return Math.max(0, (end - start) / 1000);
+}
+
+/** The rows of a Tasks section at time `now` (ms since the epoch). */
+export function taskViews(tasks: ITaskInfo[], now: number, trans: TranslationBundle = ENGLISH): ITaskView[] {
+  return tasks.map(task => {
+    const seconds = elapsedSeconds(task, now);
+    const active = taskActive(task.status) && !task.gone;
+    return {
+      id: task.id,
+      tool: clip(task.tool, LIMITS.label),
+      status: task.status,
+      label: taskStatusLabel(task.status, trans),
+      message: clip(task.message, LIMITS.description),
+      elapsed: seconds === null ? '' : formatElapsed(seconds, trans),
+      active,
+      hasResult: !task.gone && (task.status === 'completed' || task.status === 'failed'),
+      gone: task.gone
+    };
+  });
 }

@@ -7,7 +7,9 @@ callback here and is told ``(event, name)`` when
 - ``"closed"``: the registry forgot it (``conn.close()``, ``mj.disconnect``, replaced by a new one);
 - ``"status"``: its status changed (``connected``, ``dead`` when the server exited, ``closed``...);
 - ``"list_changed"``: the server said its tools, resources or prompts changed (the cached listing
-  was dropped, so the next listing asks the server again).
+  was dropped, so the next listing asks the server again);
+- ``"task"``: one of its tasks started, or its status or status message changed (``conn.start``,
+  a task followed by ``conn.call`` or a status line, ``task.refresh()``, ``task.cancel()``).
 
 Callbacks run on whatever thread saw the change (mostly the runtime thread): they must return at
 once (schedule work, never block) and their errors are logged, never raised into the client.
@@ -22,7 +24,7 @@ from typing import Literal
 
 __all__ = ["Event", "observe", "emit"]
 
-Event = Literal["opened", "closed", "status", "list_changed"]
+Event = Literal["opened", "closed", "status", "list_changed", "task"]
 Observer = Callable[[str, str], None]
 
 _observers: list[Observer] = []
@@ -43,7 +45,7 @@ def observe(callback: Observer) -> Callable[[], None]:
 
 
 def emit(event: Event, name: str) -> None:
-    """Tell every observer (called by the registry and the session)."""
+    """Tell every observer (called by the registry, the session and the task book)."""
     with _lock:
         observers = list(_observers)
     for callback in observers:

@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Literal
 
 from .. import errors as E
 from .. import views
+from . import events
 from .twins import blocking, on_runtime
 
 __all__ = [
@@ -273,9 +274,15 @@ class TaskBook:
     def add(self, state: TaskState) -> TaskState:
         """Remember a new task (and persist it for HTTP servers)."""
         self.states[state.id] = state
-        state.listeners.append(self.save)
-        self.save(state)
+        state.listeners.append(self.changed)
+        self.changed(state)
         return state
+
+    def changed(self, state: TaskState) -> None:
+        """A task of this book started or moved: persist it and tell the connection's observers (the
+        sidebar's Tasks section follows them instead of polling)."""
+        self.save(state)
+        events.emit("task", self.session.name)
 
     def save(self, state: TaskState) -> None:
         """Persist ``state`` (HTTP servers only; never fails a task)."""
@@ -295,8 +302,8 @@ class TaskBook:
         if state is None:
             era = self.session.require_client().protocol_version
             state = self.add(TaskState(id=task_id, tool="?", era=_era(era), created=None))
-        elif self.save not in state.listeners:
-            state.listeners.append(self.save)
+        elif self.changed not in state.listeners:
+            state.listeners.append(self.changed)
         return state
 
 
@@ -469,6 +476,7 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
     state.result = result
     state.done_event().set()
     book.states[state.id] = state  # nothing to fetch later: not persisted
+    events.emit("task", session.name)
     return state
 
 

@@ -207,6 +207,8 @@ def _received(peer: _Peer, msg: dict) -> None:
                 peer.page["theme"] = data.get("theme")
         elif kind == "answer":
             _answer(peer, data)
+        elif kind == "task.cancel":
+            _cancel_task(peer, data)
     except Exception:  # noqa: BLE001 - a bad message must not break the channel
         _log.exception("the JupyterLab channel could not handle a %r message", kind)
     with _lock:
@@ -242,6 +244,16 @@ def _answer(peer: _Peer, data: dict) -> None:
     if problems:
         with _lock:
             _publish(peer, {"type": "answer.error", "id": data.get("id"), "errors": problems})
+
+
+def _cancel_task(peer: _Peer, data: dict) -> None:
+    from .tasks import cancel
+
+    def reply(msg: dict[str, Any]) -> None:
+        with _lock:
+            _publish(peer, msg)
+
+    cancel(data, reply)
 
 
 def _watch() -> None:

@@ -1,4 +1,5 @@
-"""The sidebar's view of this kernel: connections, configured servers and the consent inbox.
+"""The sidebar's view of this kernel: connections (with their tasks), configured servers and the
+consent inbox.
 
 :func:`abuild` runs on the runtime loop (listings may need a request to the server; a server that
 does not answer within :data:`LIST_TIMEOUT` seconds shows what is cached). :func:`build_idle` is
@@ -25,10 +26,13 @@ __all__ = [
     "inbox",
     "inbox_item",
     "magics_loaded",
+    "task_entries",
     "LIST_TIMEOUT",
+    "TASKS_SHOWN",
 ]
 
 LIST_TIMEOUT = 10.0
+TASKS_SHOWN = 50  # the newest tasks per connection; conn.tasks has them all
 _KINDS = ("tools", "resources", "templates", "prompts")
 
 
@@ -41,6 +45,7 @@ async def abuild() -> dict[str, Any]:
 
     async def list_one(conn: Any) -> None:
         listed[conn.name] = await _alistings(conn)
+        listed[conn.name]["tasks"] = await _atasks(conn)
 
     async with anyio.create_task_group() as tasks:
         for conn in conns:
@@ -75,6 +80,45 @@ def magics_loaded() -> bool:
     return shell is not None and shell.find_line_magic("mcp") is not None
 
 
+async def _atasks(conn: Any) -> list[Any]:
+    """The task states ``conn`` knows (its task store read off the loop, once), each one not yet
+    ended followed in the background, so its status changes reach the sidebar as events."""
+    import anyio
+
+    from mcp_jupyter.client.tasks import book_for, ensure_following
+
+    session = getattr(conn, "_session", None)
+    if session is None:
+        return []
+    book = book_for(session)
+    if not book.loaded:
+        await anyio.to_thread.run_sync(book.load)
+    states = list(book.states.values())
+    if conn.alive:
+        for state in states:
+            if not state.terminal:
+                ensure_following(session, state)
+    return states
+
+
+def task_entries(states: list[Any]) -> list[dict[str, Any]]:
+    """Tasks as the sidebar shows them, newest first (at most :data:`TASKS_SHOWN`); the message
+    is server text."""
+    newest = sorted(states, key=lambda s: s.created or "", reverse=True)[:TASKS_SHOWN]
+    return [
+        {
+            "id": s.id,
+            "tool": s.tool,
+            "status": s.status,
+            "message": s.message,
+            "created": s.created,
+            "updated": s.updated,
+            "gone": s.gone,
+        }
+        for s in newest
+    ]
+
+
 async def _alistings(conn: Any) -> dict[str, Any]:
     """Tools, resources, templates and prompts of ``conn`` (cached ones for a dead connection)."""
     import anyio
@@ -96,7 +140,8 @@ async def _alistings(conn: Any) -> dict[str, Any]:
 
 
 def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
-    """One connection as the sidebar shows it (``listed``: kind -> listing, maybe ``error``)."""
+    """One connection as the sidebar shows it (``listed``: kind -> listing, ``tasks``: task states,
+    maybe ``error``)."""
     alive = conn.alive
     server: dict[str, Any] | None = None
     protocol: str | None = None
@@ -140,6 +185,7 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
         "error": None if alive else _why_not_alive(conn),
         "counts": {kind: len(items[kind]) for kind in _KINDS},
         **items,
+        "tasks": task_entries(listed.get("tasks", [])),
     }
 
 

@@ -1,16 +1,24 @@
 /**
- * One connection of the kernel: its status, server, counts, error and lists.
+ * One connection of the kernel: its status, server, counts, error, lists and tasks.
  */
 import React, { useState } from 'react';
 
 import * as codegen from '../codegen';
+import { IMcpChannel } from '../tokens';
 import { IConnectionView } from '../view';
 import { ICellActions } from './actions';
 import { Section } from './Section';
+import { Tasks } from './Tasks';
 import { useTrans } from './translation';
 
 /** A connection, expanded until collapsed; "Explore" writes `%mcp explore NAME`. */
-export function Connection(props: { view: IConnectionView; filtering: boolean; actions: ICellActions }): JSX.Element {
+export function Connection(props: {
+  view: IConnectionView;
+  filtering: boolean;
+  actions: ICellActions;
+  /** The kernel's channel (Cancel on a task is a message). */
+  channel: IMcpChannel | null;
+}): JSX.Element {
   const trans = useTrans();
   const { view, actions } = props;
   const [open, setOpen] = useState(true);
@@ -43,6 +51,7 @@ export function Connection(props: { view: IConnectionView; filtering: boolean; a
             <Section key={section.kind} connection={view.name} section={section}
               filtering={props.filtering} actions={actions} />
           ))}
+          <Tasks connection={view.name} tasks={view.tasks} channel={props.channel} actions={actions} />
         </div>
       )}
     </div>

@@ -85,7 +85,8 @@ export function SidebarView(props: ISidebarViewProps): JSX.Element {
           <p className="mcpj-sidebar-status">{trans.__('No connections yet: connect with mj.connect(...) or below.')}</p>
         )}
         {connections.map(view => (
-          <Connection key={view.name} view={view} filtering={filter.trim() !== ''} actions={actions} />
+          <Connection key={view.name} view={view} filtering={filter.trim() !== ''} actions={actions}
+            channel={channel} />
         ))}
       </section>
       <ConfiguredServers servers={snapshot.configured} connect={props.connect} runs={props.runs} />
