@@ -1,4 +1,4 @@
-"""What do client-side tasks cost an ordinary call? (client/client_tasks.py reads every message)
+"""What do client-side tasks cost an ordinary call? (client/tasks/client_side.py reads every message)
 
 Two stdio connections to the demo server (2025-11-25): one with the client-side task layer between
 the SDK and the transport (as every connection has it), one without it (the recording transport

@@ -29,8 +29,8 @@ FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("mcp_jupyter.client.connection", "Connection", tables.connection_html),
     ("mcp_jupyter.client.protocol_features", "ProtocolFeatures", tables.protocol_features_html),
     ("mcp_jupyter.testing.checking", "CheckReport", checks.check_html),
-    ("mcp_jupyter.client.tasks", "Task", tasks.task_line_html),
-    ("mcp_jupyter.client.tasks", "TaskTable", tasks.tasks_table_html),
+    ("mcp_jupyter.client.tasks.handle", "Task", tasks.task_line_html),
+    ("mcp_jupyter.client.tasks.handle", "TaskTable", tasks.tasks_table_html),
 )
 
 

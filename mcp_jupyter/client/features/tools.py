@@ -125,7 +125,7 @@ async def call_tool(
     raw = await session.request(
         f"calling tool {name!r}",
         # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
-        # end; its status changes count as progress (client/tasks.py).
+        # end; its status changes count as progress (client/tasks/).
         lambda on_progress: call_tool_maybe_task(session, client, tool, args, on_progress),
         timeout=timeout,
         max_timeout=max_timeout,

@@ -18,8 +18,8 @@ from typing import Any
 
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ...runtime import runtime
-from ..client_tasks import ClientTaskTransport, dispatch_with
 from ..history import RecordingTransport
+from ..tasks import ClientTaskTransport, dispatch_with
 from ..transports import StderrCapture, check_command
 from .quiet import quiet_sdk
 
@@ -261,7 +261,7 @@ class Owner:
         return attempts
 
     def _record(self, transport: Any) -> ClientTaskTransport:
-        """The transport, recorded into the history, with client-side tasks (client/client_tasks.py)
+        """The transport, recorded into the history, with client-side tasks (client/tasks/client_side.py)
         between it and the SDK: a server may ask for sampling or elicitation to run as a task."""
         recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
         return ClientTaskTransport(recorded, self._answer_server_request)
@@ -299,7 +299,7 @@ class Owner:
             else None,
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
-            # Tasks (client/tasks.py): the 2026-07-28 extension and 2025-11-25 status notifications.
+            # Tasks (client/tasks/): the 2026-07-28 extension and 2025-11-25 status notifications.
             extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}), tasks_client_extension()],
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.

@@ -18,7 +18,7 @@ own result type), so it is done here, one level below the session, on the transp
 - incoming ``tasks/get|result|list|cancel`` are answered from this table and never reach the SDK.
 
 Everything else passes through untouched. The wrapper sits between the SDK and the
-:class:`~.history.RecordingTransport`, so the history records the traffic as it went over the wire.
+:class:`~..history.RecordingTransport`, so the history records the traffic as it went over the wire.
 Everything here runs on the runtime loop.
 """
 
@@ -31,7 +31,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .history import StreamProxy
+from ..history import StreamProxy
 
 __all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 

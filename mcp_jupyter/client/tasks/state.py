@@ -1,0 +1,209 @@
+"""What the notebook knows of tasks: each task's state (:class:`TaskState`), the tasks of one
+connection (:class:`TaskBook`, persisted for HTTP servers in :mod:`..task_store`), and the
+constants of both protocol eras."""
+
+from __future__ import annotations
+
+import datetime as dt
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import events
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+"""The 2026-07-28 tasks extension's identifier."""
+
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
+DEFAULT_TTL_MS = 3_600_000  # an hour: what a 2025 client asks the server to keep a task it started
+DEFAULT_POLL = 1.0  # seconds between polls when the server suggests nothing (the TS client's default)
+MIN_POLL = 0.1  # seconds: a server suggesting less is polled at this pace
+INVALID_PARAMS = -32602  # what tasks/get answers for a task id the server does not know
+
+
+def _iso_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass(eq=False)
+class TaskState:
+    """What the notebook knows of one task (the loop side of :class:`Task`)."""
+
+    id: str
+    tool: str
+    era: str  # "2025-11-25" or "2026-07-28"
+    status: str = "working"
+    message: str | None = None
+    created: str | None = None
+    updated: str | None = None
+    ttl_ms: int | None = None
+    poll_ms: int | None = None
+    arguments: dict = field(default_factory=dict)  # never persisted with secret-looking names
+    result: Any = None  # the ToolResult once fetched
+    error: BaseException | None = None  # why following it failed (failed, cancelled, gone...)
+    detail: dict = field(default_factory=dict, repr=False)  # the last tasks/get answer
+    answered: set = field(default_factory=set, repr=False)  # 2026 inputRequests keys answered
+    listeners: list = field(default_factory=list, repr=False)
+    following: bool = False
+    gone: bool = False  # the server said it does not know this task (any more)
+    why_gone: str = ""
+    _done: Any = field(default=None, repr=False)  # anyio.Event, made on the loop
+
+    @property
+    def terminal(self) -> bool:
+        """Whether the task has ended (completed, failed or cancelled)."""
+        return self.status in TERMINAL
+
+    @property
+    def poll_seconds(self) -> float:
+        """How long to wait between polls: the server's suggestion, floored."""
+        if self.poll_ms is None:
+            return DEFAULT_POLL
+        return max(MIN_POLL, self.poll_ms / 1000)
+
+    def done_event(self) -> Any:
+        """An ``anyio.Event`` set when following the task has finished (on the loop)."""
+        import anyio
+
+        if self._done is None:
+            self._done = anyio.Event()
+        return self._done
+
+    def apply(self, raw: dict[str, Any]) -> bool:
+        """Take a task object from the wire (either era's field names); True when something shown changed."""
+        before = (self.status, self.message)
+        status = raw.get("status")
+        if status in STATUSES:
+            self.status = status
+        if "statusMessage" in raw or status is not None:
+            self.message = raw.get("statusMessage")
+        self.created = raw.get("createdAt") or self.created
+        self.updated = raw.get("lastUpdatedAt") or self.updated or _iso_now()
+        ttl = raw.get("ttlMs", raw.get("ttl", self.ttl_ms))
+        self.ttl_ms = ttl if isinstance(ttl, int) else self.ttl_ms
+        poll = raw.get("pollIntervalMs", raw.get("pollInterval"))
+        if isinstance(poll, int | float) and poll >= 0:
+            self.poll_ms = int(poll)
+        self.detail = raw
+        return (self.status, self.message) != before
+
+    def changed(self) -> None:
+        """Tell the listeners (live status lines, the task table) that the task moved."""
+        for listener in list(self.listeners):
+            try:
+                listener(self)
+            except Exception:  # noqa: BLE001 - a display must not break the task
+                import logging
+
+                logging.getLogger("mcp_jupyter").debug("a task listener failed", exc_info=True)
+
+    def to_record(self) -> dict[str, Any]:
+        """The persisted form (no result, no secret-looking arguments)."""
+        from ...consent.requests import looks_secret
+
+        return {
+            "tool": self.tool,
+            "era": self.era,
+            "status": self.status,
+            "message": self.message,
+            "created": self.created,
+            "updated": self.updated,
+            "ttl_ms": self.ttl_ms,
+            "poll_ms": self.poll_ms,
+            "arguments": {k: v for k, v in self.arguments.items() if not looks_secret(k)},
+        }
+
+    @classmethod
+    def from_record(cls, task_id: str, record: dict[str, Any]) -> TaskState:
+        """A state read back from the task store."""
+        return cls(
+            id=task_id,
+            tool=str(record.get("tool") or "?"),
+            era=str(record.get("era") or "2025-11-25"),
+            status=str(record.get("status") or "working"),
+            message=record.get("message"),
+            created=record.get("created"),
+            updated=record.get("updated"),
+            ttl_ms=record.get("ttl_ms"),
+            poll_ms=record.get("poll_ms"),
+            arguments=dict(record.get("arguments") or {}),
+        )
+
+
+class TaskBook:
+    """The tasks one connection knows: started here, or (HTTP) read back from the task store."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.states: dict[str, TaskState] = {}
+        self.loaded = False
+
+    @property
+    def url(self) -> str | None:
+        """The server URL the records are kept under (None: not persisted, e.g. stdio)."""
+        spec = self.session.spec
+        return spec.url if spec.kind == "http" else None
+
+    def load(self) -> None:
+        """Read this server's records from the task store (once per connection)."""
+        if self.loaded:
+            return
+        self.loaded = True
+        if self.url is None:
+            return
+        from ..task_store import default_task_store
+
+        for task_id, record in (default_task_store().get(self.url) or {}).items():
+            if task_id not in self.states and isinstance(record, dict):
+                self.states[task_id] = TaskState.from_record(task_id, record)
+
+    def add(self, state: TaskState) -> TaskState:
+        """Remember a new task (and persist it for HTTP servers)."""
+        self.states[state.id] = state
+        state.listeners.append(self.changed)
+        self.changed(state)
+        return state
+
+    def changed(self, state: TaskState) -> None:
+        """A task of this book started or moved: persist it and tell the connection's observers (the
+        sidebar's Tasks section follows them instead of polling)."""
+        self.save(state)
+        events.emit("task", self.session.name)
+
+    def save(self, state: TaskState) -> None:
+        """Persist ``state`` (HTTP servers only; never fails a task)."""
+        if self.url is None:
+            return
+        from ..task_store import default_task_store
+
+        try:
+            default_task_store().update(self.url, **{state.id: state.to_record()})
+        except OSError as exc:
+            self.session.warn(f"could not save task {state.id} to the task store: {exc}")
+
+    def get(self, task_id: str) -> TaskState:
+        """The state of ``task_id`` (one is made for an id the notebook never saw: the server decides)."""
+        self.load()
+        state = self.states.get(task_id)
+        if state is None:
+            era = self.session.require_client().protocol_version
+            state = self.add(TaskState(id=task_id, tool="?", era=_era(era), created=None))
+        elif self.changed not in state.listeners:
+            state.listeners.append(self.changed)
+        return state
+
+
+_BOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def book_for(session: Any) -> TaskBook:
+    """The :class:`TaskBook` of a connection's session."""
+    book = _BOOKS.get(session)
+    if book is None:
+        book = _BOOKS[session] = TaskBook(session)
+    return book
+
+
+def _era(protocol_version: str) -> str:
+    return "2026-07-28" if protocol_version.startswith("2026") else "2025-11-25"

@@ -1,0 +1,361 @@
+"""The task requests on the wire, both eras: ``tasks/get``, ``tasks/result``, ``tasks/update`` and
+``tasks/cancel`` through the SDK session, and :func:`follow`, which drives a task to its end (polls,
+answers its input requests through the consent layer, fetches its result). Runs on the runtime loop."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from ... import errors as E
+from .state import INVALID_PARAMS, TaskState, _iso_now
+
+_CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
+
+
+# -- requests ------------------------------------------------------------------------------------
+
+
+def _request_types() -> dict[str, Any]:
+    """The task requests as SDK request models (built once, on first use: the SDK loads lazily)."""
+    global _REQUESTS
+    if _REQUESTS:
+        return _REQUESTS
+    from mcp_types import PaginatedRequestParams, Request, RequestParams
+
+    class TaskIdParams(RequestParams):
+        task_id: str
+
+    class UpdateParams(TaskIdParams):
+        input_responses: dict[str, Any]
+
+    # name_param: the SDK mirrors params.taskId into the Mcp-Name header (required over HTTP at 2026).
+    class Get(Request[TaskIdParams, Literal["tasks/get"]]):
+        method: Literal["tasks/get"] = "tasks/get"
+        params: TaskIdParams
+        name_param = "taskId"
+
+    class Result(Request[TaskIdParams, Literal["tasks/result"]]):
+        method: Literal["tasks/result"] = "tasks/result"
+        params: TaskIdParams
+        name_param = "taskId"
+
+    class Cancel(Request[TaskIdParams, Literal["tasks/cancel"]]):
+        method: Literal["tasks/cancel"] = "tasks/cancel"
+        params: TaskIdParams
+        name_param = "taskId"
+
+    class Update(Request[UpdateParams, Literal["tasks/update"]]):
+        method: Literal["tasks/update"] = "tasks/update"
+        params: UpdateParams
+        name_param = "taskId"
+
+    class ListTasks(Request[PaginatedRequestParams | None, Literal["tasks/list"]]):
+        method: Literal["tasks/list"] = "tasks/list"
+        params: PaginatedRequestParams | None = None
+
+    _REQUESTS.update(
+        {
+            "tasks/get": lambda task_id: Get(params=TaskIdParams(task_id=task_id)),
+            "tasks/result": lambda task_id: Result(params=TaskIdParams(task_id=task_id)),
+            "tasks/cancel": lambda task_id: Cancel(params=TaskIdParams(task_id=task_id)),
+            "tasks/update": lambda task_id, responses: Update(
+                params=UpdateParams(task_id=task_id, input_responses=responses)
+            ),
+            "tasks/list": lambda cursor=None: ListTasks(params=PaginatedRequestParams(cursor=cursor)),
+        }
+    )
+    return _REQUESTS
+
+
+_REQUESTS: dict[str, Any] = {}
+_RAW: Any = None
+
+
+async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, Any]:
+    """One task request through the SDK session; the raw result (our own parsing, both eras)."""
+    global _RAW
+    from pydantic import TypeAdapter
+
+    if _RAW is None:
+        _RAW = TypeAdapter(dict[str, Any])
+    client = session.require_client()
+    request = _request_types()[method](*args)
+    with session.mapped_errors(doing):
+        return await client.session.send_request(request, _RAW)
+
+
+def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
+    from mcp_types import CallToolResult
+
+    from ..results import ToolResult
+
+    try:
+        parsed = CallToolResult.model_validate(raw, by_name=False)
+    except Exception as exc:  # noqa: BLE001 - a malformed result is the server's fault: say so
+        raise E.ProtocolError(
+            f"server {session.name!r} sent a task result that is not a tool result: {exc}",
+            server=session.name,
+        ) from None
+    return ToolResult.from_sdk(parsed, tool, session.name)
+
+
+# -- following -----------------------------------------------------------------------------------
+
+
+async def refresh(session: Any, state: TaskState) -> TaskState:
+    """One ``tasks/get``: update the state (a task the server no longer knows raises :class:`TaskNotFound`)."""
+    if state.id.startswith("local-"):
+        return state
+    try:
+        raw = await _send(session, "tasks/get", state.id, doing=f"getting task {state.id}")
+    except E.ProtocolError as exc:
+        if exc.code == INVALID_PARAMS:
+            _forget(state, exc)
+            raise _not_found(session, state) from None
+        raise
+    if state.apply(raw):
+        state.changed()
+    return state
+
+
+def _forget(state: TaskState, exc: BaseException) -> None:
+    """The server does not know the task: keep its last status, say so in its message."""
+    state.gone = True
+    state.why_gone = str(exc)
+    state.message = "the server no longer knows this task"
+    state.changed()
+
+
+def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
+    ttl = f" (it was to be kept {state.ttl_ms / 1000:g} s after it started)" if state.ttl_ms else ""
+    return E.TaskNotFound(
+        f"server {session.name!r} no longer knows task {state.id} of tool {state.tool!r}{ttl}: it expired, "
+        "the server restarted, the id is wrong, or the server keeps tasks per connection (a new kernel is a "
+        f"new connection) ({state.why_gone}). Start it again with conn.start({state.tool!r}, ...)",
+        server=session.name,
+    )
+
+
+async def follow(
+    session: Any,
+    state: TaskState,
+    *,
+    on_progress: Callable[..., Awaitable[None]] | None = None,
+    cancel_on_exit: bool = False,
+) -> Any:
+    """Drive ``state`` to its end and return its ``ToolResult`` (on the loop).
+
+    Polls ``tasks/get`` at the server's pace, reporting each status change to ``on_progress``
+    (which restarts the caller's idle timeout), answers input requests through the consent layer,
+    and fetches the result. ``cancel_on_exit``: when the caller gives up (Ctrl-C, a cancelled
+    ``acall``, a timeout), the task is cancelled on the server.
+    """
+    import anyio
+
+    if state.result is not None:
+        return state.result
+    steps = [0]
+    last: list[str | None] = [None]
+
+    async def report(changed: TaskState) -> None:
+        text = f"{changed.status}: {changed.message}" if changed.message else changed.status
+        if text == last[0]:
+            return  # the same change seen twice (a status notification, then a poll)
+        last[0] = text
+        steps[0] += 1
+        if on_progress is not None:
+            await on_progress(steps[0], None, text)
+
+    def listener(changed: TaskState) -> None:
+        pending.append(changed)
+
+    pending: list[TaskState] = [state]  # the status the task started with is the first report
+    state.listeners.append(listener)
+    state.following = True
+    try:
+        driver = _follow_2026 if state.era.startswith("2026") else _follow_2025
+
+        async def flush() -> None:
+            while pending:
+                await report(pending.pop(0))
+
+        state.result = await driver(session, state, flush)
+        return state.result
+    except BaseException as exc:
+        state.error = exc if isinstance(exc, E.MCPJupyterError) else state.error
+        if cancel_on_exit and not state.terminal and not isinstance(exc, E.MCPJupyterError | Exception):
+            with anyio.move_on_after(_CANCEL_GRACE, shield=True):
+                try:
+                    await cancel(session, state)
+                except Exception:  # noqa: BLE001 - leaving anyway; the server may still finish it
+                    pass
+        raise
+    finally:
+        state.following = False
+        if listener in state.listeners:
+            state.listeners.remove(listener)
+        state.done_event().set()
+        state.changed()
+
+
+async def _sleep(state: TaskState) -> None:
+    import anyio
+
+    await anyio.sleep(state.poll_seconds)
+
+
+async def _follow_2025(session: Any, state: TaskState, flush: Callable[[], Awaitable[None]]) -> Any:
+    """2025-11-25: poll until the task needs input or ends; then ``tasks/result``, which waits for
+    the end and carries the server's requests for the task (answered by the SDK's callbacks, i.e.
+    the consent layer), while polling goes on for the status line."""
+    import anyio
+
+    await flush()
+    while not state.terminal and state.status != "input_required":
+        await _sleep(state)
+        await refresh(session, state)
+        await flush()
+    if state.status == "cancelled":
+        raise _cancelled(session, state)
+    tool = await _listed_tool(session, state.tool)
+
+    async def keep_polling() -> None:
+        while True:
+            await _sleep(state)
+            try:
+                await refresh(session, state)
+            except E.MCPJupyterError:
+                return  # the result request reports what went wrong
+            await flush()
+
+    raw: dict[str, Any] = {}
+    async with anyio.create_task_group() as group:
+        if not state.terminal:
+            group.start_soon(keep_polling)
+        try:
+            raw = await _send(
+                session, "tasks/result", state.id, doing=f"getting the result of task {state.id}"
+            )
+        except E.ProtocolError as exc:
+            group.cancel_scope.cancel()
+            if exc.code == INVALID_PARAMS:
+                _forget(state, exc)
+                raise _not_found(session, state) from None
+            state.status = "failed"
+            raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
+        group.cancel_scope.cancel()
+    if not state.terminal:
+        state.status = "completed"
+        state.updated = _iso_now()
+        state.changed()
+    await flush()
+    if state.status == "cancelled":
+        raise _cancelled(session, state)
+    return _tool_result(session, raw, tool)
+
+
+async def _follow_2026(session: Any, state: TaskState, flush: Callable[[], Awaitable[None]]) -> Any:
+    """2026-07-28: poll ``tasks/get``; answer new ``inputRequests`` (each key once) with
+    ``tasks/update``; the result or error arrives inline when the task ends."""
+    await flush()
+    if not state.detail or state.detail.get("resultType") == "task":
+        await refresh(session, state)  # the create answer carries no result or input requests
+        await flush()
+    while not state.terminal:
+        if state.status == "input_required":
+            await _answer_inputs(session, state)
+        await _sleep(state)
+        await refresh(session, state)
+        await flush()
+    detail = state.detail
+    if state.status == "cancelled":
+        raise _cancelled(session, state)
+    if state.status == "failed":
+        raise _failed(session, state, detail.get("error") or {})
+    result = detail.get("result")
+    if not isinstance(result, dict):
+        raise E.ProtocolError(
+            f"server {session.name!r} reported task {state.id} completed without its result",
+            server=session.name,
+        )
+    return _tool_result(session, result, await _listed_tool(session, state.tool))
+
+
+async def _answer_inputs(session: Any, state: TaskState) -> None:
+    """Answer the task's new input requests through the SDK's callbacks (the consent layer: policy,
+    card, inbox), then send them in one ``tasks/update``; a key is answered once."""
+    from mcp.client.session import ClientRequestContext
+    from mcp_types import ErrorData, InputRequest
+    from pydantic import TypeAdapter
+
+    requests = state.detail.get("inputRequests") or {}
+    client = session.require_client()
+    adapter = TypeAdapter(InputRequest)
+    responses: dict[str, Any] = {}
+    for key, raw in requests.items():
+        if key in state.answered:
+            continue  # the same request again in a later poll: already answered (or being answered)
+        state.answered.add(key)
+        try:
+            request = adapter.validate_python(raw, by_name=False)
+        except Exception as exc:  # noqa: BLE001 - one bad request must not stop the task's others
+            session.warn(f"task {state.id} sent an input request {key!r} that is not valid MCP: {exc}")
+            continue
+        meta = request.params.meta if request.params is not None else None
+        ctx = ClientRequestContext(session=client.session, request_id=key, meta=meta)
+        answer = await client.session.dispatch_input_request(ctx, request)
+        if isinstance(answer, ErrorData):
+            session.warn(f"input request {key!r} of task {state.id} was not answered: {answer.message}")
+            continue
+        responses[key] = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if responses:
+        try:
+            await _send(session, "tasks/update", state.id, responses, doing=f"answering task {state.id}")
+        except BaseException:
+            state.answered.difference_update(responses)  # not delivered: answer again on the next poll
+            raise
+
+
+async def cancel(session: Any, state: TaskState) -> None:
+    """``tasks/cancel`` (2026: cooperative, an empty ack; 2025: the task as the server now has it)."""
+    if state.id.startswith("local-") or state.terminal:
+        return
+    try:
+        raw = await _send(session, "tasks/cancel", state.id, doing=f"cancelling task {state.id}")
+    except E.ProtocolError as exc:
+        if exc.code == INVALID_PARAMS:
+            _forget(state, exc)
+            raise _not_found(session, state) from None
+        raise
+    if raw.get("taskId") == state.id and state.apply(raw):
+        state.changed()
+
+
+async def _listed_tool(session: Any, name: str) -> Any:
+    listed = session.listings.get("tools")
+    tool = listed.get(name) if listed is not None else None
+    if tool is None:
+        try:
+            tool = await session.find("tools", name)
+        except E.MCPJupyterError:
+            return None  # a restored task of a tool the server no longer lists: the result still shows
+    return tool
+
+
+def _cancelled(session: Any, state: TaskState) -> E.RequestCancelled:
+    why = f": {state.message}" if state.message else ""
+    return E.RequestCancelled(
+        f"task {state.id} of tool {state.tool!r} on server {session.name!r} was cancelled{why}",
+        server=session.name,
+    )
+
+
+def _failed(session: Any, state: TaskState, error: dict) -> E.TaskFailed:
+    message = error.get("message") or state.message or "no reason given"
+    return E.TaskFailed(
+        f"task {state.id} of tool {state.tool!r} on server {session.name!r} failed: {message}",
+        code=error.get("code"),
+        data=error.get("data"),
+        server=session.name,
+    )
