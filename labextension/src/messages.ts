@@ -20,6 +20,17 @@ export interface IPageInfo {
 
 export type Theme = 'light' | 'dark';
 
+/**
+ * An item's or server's icon as the kernel checked it (mcp_jupyter/icons.py): `src` is an allowed
+ * `data:` image or an `https:` URL of the server's own origin; otherwise `note` says why none was
+ * loaded. The sidebar checks `src` again before loading it (view.ts `iconView`).
+ */
+export interface IIconInfo {
+  src?: string | null;
+  note?: string | null;
+  mime_type?: string | null;
+}
+
 /** A tool of a connection. */
 export interface IToolInfo {
   name: string;
@@ -28,6 +39,7 @@ export interface IToolInfo {
   has_app?: boolean;
   /** Who may call it (MCP Apps `_meta.ui.visibility`): "model", "app"; absent means both. */
   visibility?: string[];
+  icon?: IIconInfo | null;
 }
 
 export interface IResourceInfo {
@@ -35,12 +47,14 @@ export interface IResourceInfo {
   name?: string | null;
   description?: string | null;
   mime_type?: string | null;
+  icon?: IIconInfo | null;
 }
 
 export interface ITemplateInfo {
   uri_template: string;
   name?: string | null;
   description?: string | null;
+  icon?: IIconInfo | null;
 }
 
 export interface IPromptArgument {
@@ -54,6 +68,7 @@ export interface IPromptInfo {
   title?: string | null;
   description?: string | null;
   arguments?: IPromptArgument[] | null;
+  icon?: IIconInfo | null;
 }
 
 /** One live (or dead) connection of the kernel, as the kernel's snapshot describes it. */
@@ -61,7 +76,7 @@ export interface IConnectionInfo {
   name: string;
   transport: string;
   target: string;
-  server: { name: string; version: string } | null;
+  server: { name: string; version: string; icon?: IIconInfo | null } | null;
   protocol_version: string | null;
   alive: boolean;
   error: string | null;

@@ -4,7 +4,8 @@
 does not answer within :data:`LIST_TIMEOUT` seconds shows what is cached). :func:`build_idle` is
 the same without any request, for a kernel whose runtime never started. Everything here is plain
 JSON data for the ``snapshot`` message (docs/architecture.md, "The JupyterLab channel"); text that
-came from a server is passed as data, never as markup: the frontend escapes it.
+came from a server is passed as data, never as markup: the frontend escapes it. Icons are passed
+already checked (:func:`icon`): an allowed ``src`` or a note saying why none was loaded.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = [
     "connection_entry",
     "configured",
     "inbox",
+    "icon",
     "inbox_item",
     "magics_loaded",
     "LIST_TIMEOUT",
@@ -103,18 +105,24 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
     if alive:
         try:
             info = conn.server_info
-            server = {"name": info.get("name"), "version": info.get("version")}
+            server = {"name": info.get("name"), "version": info.get("version"), "icon": icon(conn)}
             protocol = conn.protocol_version
         except Exception:  # noqa: BLE001 - it died between the two questions
             alive = False
     items = {
         "tools": [_tool(t) for t in listed.get("tools", [])],
         "resources": [
-            {"uri": r.uri, "name": r.name, "description": r.description, "mime_type": r.mime_type}
+            {
+                "uri": r.uri,
+                "name": r.name,
+                "description": r.description,
+                "mime_type": r.mime_type,
+                "icon": icon(r),
+            }
             for r in listed.get("resources", [])
         ],
         "templates": [
-            {"uri_template": t.uri_template, "name": t.name, "description": t.description}
+            {"uri_template": t.uri_template, "name": t.name, "description": t.description, "icon": icon(t)}
             for t in listed.get("templates", [])
         ],
         "prompts": [
@@ -122,6 +130,7 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
                 "name": p.name,
                 "title": p.title,
                 "description": p.description,
+                "icon": icon(p),
                 "arguments": [
                     {"name": a.name, "description": a.description, "required": a.required}
                     for a in p.arguments
@@ -149,9 +158,20 @@ def _tool(tool: Any) -> dict[str, Any]:
         "title": tool.title,
         "description": tool.description,
         "has_app": _has_app(tool),
+        "icon": icon(tool),
         # MCP Apps visibility: the sidebar marks a tool without "model" as "app only"
         "visibility": list(tool.visibility),
     }
+
+
+def icon(item: Any) -> dict[str, Any] | None:
+    """An item's or connection's icon for the sidebar, as :func:`mcp_jupyter.icons.choose` decided
+    it (``{src, note, mime_type}``), or None when the server gave none."""
+    try:
+        choice = item.icon
+    except Exception:  # noqa: BLE001 - a connection that closed meanwhile has no server info
+        return None
+    return None if choice is None else choice.to_json()
 
 
 def _has_app(tool: Any) -> bool:

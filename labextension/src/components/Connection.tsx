@@ -6,6 +6,7 @@ import React, { useState } from 'react';
 import * as codegen from '../codegen';
 import { IConnectionView } from '../view';
 import { ICellActions } from './actions';
+import { Icon } from './Icon';
 import { Section } from './Section';
 import { useTrans } from './translation';
 
@@ -23,6 +24,7 @@ export function Connection(props: { view: IConnectionView; filtering: boolean; a
           {open ? '▾' : '▸'}
         </button>
         <span className={`mcpj-dot mcpj-dot-${view.status}`} title={status} />
+        <Icon icon={view.icon} />
         <span className="mcpj-name">{view.name}</span>
         <span className="mcpj-tag">{view.transport}</span>
         <span className="mcpj-status">{status}</span>
