@@ -105,6 +105,20 @@ export interface ISamplingMessage {
   content?: unknown;
 }
 
+/** A tool the server offers the model in a sampling request (the server runs it, not the kernel). */
+export interface ISamplingTool {
+  name: string;
+  description?: string | null;
+  input_schema?: Record<string, unknown> | null;
+}
+
+/** A tool call the model answered with, shown for review before it is sent to the server. */
+export interface IToolCall {
+  id?: string | null;
+  name: string;
+  input?: unknown;
+}
+
 /** What a sampling request shows (mcp_jupyter/lab/snapshot.py `inbox_item`). */
 export interface ISamplingPayload {
   messages?: ISamplingMessage[];
@@ -117,7 +131,10 @@ export interface ISamplingPayload {
   needs_human?: boolean;
   /** waiting (approve?), generating (the model answers), review (send the draft?). */
   state?: 'waiting' | 'generating' | 'review' | 'done';
-  draft?: { text: string; model?: string | null } | null;
+  draft?: { text: string; model?: string | null; tool_calls?: IToolCall[] | null } | null;
+  /** Sampling with tools: the server's tools offered to the model, and how it may use them. */
+  tools?: ISamplingTool[] | null;
+  tool_choice?: 'auto' | 'required' | 'none' | null;
   error?: string | null;
 }
 

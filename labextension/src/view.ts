@@ -306,6 +306,35 @@ export function samplingMessages(payload: ISamplingPayload | null | undefined): 
   });
 }
 
+/** One offered tool or tool call, as text to read. */
+export interface IToolLine {
+  name: string;
+  detail: string;
+}
+
+/** The tools a sampling request offers the model (name, description), at most 50. */
+export function samplingTools(payload: ISamplingPayload | null | undefined): IToolLine[] {
+  const tools = Array.isArray(payload?.tools) ? payload.tools : [];
+  return tools.slice(0, 50).map(t => ({
+    name: clip(String(t?.name ?? ''), LIMITS.label),
+    detail: clip(String(t?.description ?? ''), LIMITS.detail)
+  }));
+}
+
+/** The tool calls of a sampling draft: the tool and its arguments as JSON. */
+export function draftToolCalls(payload: ISamplingPayload | null | undefined): IToolLine[] {
+  const calls = Array.isArray(payload?.draft?.tool_calls) ? payload.draft.tool_calls : [];
+  return calls.slice(0, 50).map(c => {
+    let args: string;
+    try {
+      args = JSON.stringify(c?.input ?? {});
+    } catch {
+      args = String(c?.input);
+    }
+    return { name: clip(String(c?.name ?? ''), LIMITS.label), detail: clip(args, LIMITS.description) };
+  });
+}
+
 /** A one-line label of an inbox item's kind. */
 export function inboxLabel(item: IInboxItem, trans: TranslationBundle = ENGLISH): string {
   const name = clip(item.connection, LIMITS.label);

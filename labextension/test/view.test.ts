@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { IConnectionInfo, ISnapshot } from '../src/messages';
-import { clip, connectionsView, iconView, inboxLabel, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
+import { clip, connectionsView, draftToolCalls, iconView, inboxLabel, samplingTools, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
 
 const demo: IConnectionInfo = {
   name: 'demo',
@@ -144,5 +144,20 @@ describe('iconView', () => {
     });
     expect(view.icon).toEqual({ src: png });
     expect(view.sections[0].items[0].icon).toEqual({ src: png });
+  });
+});
+
+describe('sampling with tools', () => {
+  it('lists the offered tools and the draft\'s tool calls as text', () => {
+    const payload = {
+      tools: [{ name: 'get_weather', description: 'The weather <b>now</b>' }],
+      tool_choice: 'auto' as const,
+      state: 'review' as const,
+      draft: { text: '', model: 'tiny-model', tool_calls: [{ id: 'c1', name: 'get_weather', input: { city: 'Paris' } }] }
+    };
+    expect(samplingTools(payload)).toEqual([{ name: 'get_weather', detail: 'The weather <b>now</b>' }]);
+    expect(draftToolCalls(payload)).toEqual([{ name: 'get_weather', detail: '{"city":"Paris"}' }]);
+    expect(samplingTools({})).toEqual([]);
+    expect(draftToolCalls({ draft: { text: 'x' } })).toEqual([]);
   });
 });

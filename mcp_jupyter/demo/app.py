@@ -89,6 +89,7 @@ from mcp_types import (
     CompletionArgument,
     CompletionContext,
     CreateMessageResult,
+    CreateMessageResultWithTools,
     EmbeddedResource,
     EmptyResult,
     Icon,
@@ -103,7 +104,10 @@ from mcp_types import (
     SubscribeRequestParams,
     TextContent,
     TextResourceContents,
+    Tool,
     ToolAnnotations,
+    ToolChoice,
+    ToolUseContent,
     UnsubscribeRequestParams,
 )
 from pydantic import Field
@@ -120,6 +124,8 @@ from mcp_jupyter.demo.models import (
     Row,
     Stats,
     Summary,
+    ToolCall,
+    ToolUseReport,
     User,
     Weather,
 )
@@ -482,6 +488,32 @@ def _summary_request(text: str, max_words: int) -> Sample:
     )
 
 
+#: The tool `forecast` offers the client's LLM (sampling with tools): the demo's own weather report.
+WEATHER_TOOL = Tool(
+    name="get_weather",
+    description="The current weather in a city (made up, but the same every time).",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "The city"},
+            "units": {"type": "string", "enum": ["metric", "imperial"]},
+        },
+        "required": ["city"],
+    },
+)
+
+
+def _forecast_request(question: str) -> Sample:
+    """Resolver for `forecast`: ask the client's LLM, offering it the `get_weather` tool."""
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=question))],
+        max_tokens=200,
+        system_prompt="Use the get_weather tool for questions about the weather.",
+        tools=[WEATHER_TOOL],
+        tool_choice=ToolChoice(mode="auto"),
+    )
+
+
 def _client_roots() -> ListRoots:
     """Resolver for `roots`: ask the client which roots it exposes."""
     return ListRoots()
@@ -521,6 +553,31 @@ def _add_client_feature_tools(server: MCPServer) -> None:
         content = reply.content
         summary = content.text if isinstance(content, TextContent) else f"[{content.type} content]"
         return Summary(summary=summary, model=reply.model, stop_reason=reply.stop_reason)
+
+    @server.tool(title="Ask the client's LLM, offering it a tool", annotations=_READ_ONLY)
+    def forecast(
+        question: Annotated[str, Field(description="What to ask the LLM")] = "What is the weather in Paris?",
+        *,
+        reply: Annotated[CreateMessageResultWithTools, Resolve(_forecast_request)],
+    ) -> ToolUseReport:
+        """Ask the client's LLM a question, offering it a `get_weather` tool (sampling with tools);
+        run the tool calls it answers with and report them, with their results."""
+        blocks = reply.content_as_list
+        calls = [b for b in blocks if isinstance(b, ToolUseContent)]
+        weather = [
+            _fake_weather(
+                str(c.input.get("city", "?")), "imperial" if c.input.get("units") == "imperial" else "metric"
+            )
+            for c in calls
+            if c.name == WEATHER_TOOL.name
+        ]
+        return ToolUseReport(
+            model=reply.model,
+            stop_reason=reply.stop_reason,
+            text="\n".join(b.text for b in blocks if isinstance(b, TextContent)),
+            tool_calls=[ToolCall(id=c.id, name=c.name, input=c.input) for c in calls],
+            weather=weather,
+        )
 
     @server.tool(title="List the client's roots", annotations=_READ_ONLY)
     def roots(listed: Annotated[ListRootsResult, Resolve(_client_roots)]) -> list[RootInfo]:

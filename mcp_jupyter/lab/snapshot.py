@@ -212,6 +212,14 @@ def configured() -> list[dict[str, Any]]:
     return entries
 
 
+def _draft(draft: Any) -> dict[str, Any] | None:
+    """A sampling draft for review: its text and model, and the tool calls it asks for (if any)."""
+    if draft is None:
+        return None
+    calls = [{"id": c.get("id"), "name": c.get("name"), "input": c.get("input")} for c in draft.tool_calls]
+    return {"text": draft.text, "model": draft.model, **({"tool_calls": calls} if calls else {})}
+
+
 def inbox() -> list[dict[str, Any]]:
     """The consent requests waiting for a person, oldest first."""
     return [inbox_item(r) for r in broker.pending() if r.state != "done"]
@@ -230,8 +238,24 @@ def inbox_item(request: ConsentRequest) -> dict[str, Any]:
             "chosen_model": request.chosen_model,
             "needs_human": request.needs_human,
             "state": request.state,
-            "draft": {"text": request.draft.text, "model": request.draft.model} if request.draft else None,
+            "draft": _draft(request.draft),
             "error": request.error or None,
+            # sampling with tools (only then): the server's tools offered to the model, and the choice
+            **(
+                {
+                    "tools": [
+                        {
+                            "name": t["name"],
+                            "description": t["description"],
+                            "input_schema": t["input_schema"],
+                        }
+                        for t in request.tools
+                    ],
+                    "tool_choice": request.tool_choice,
+                }
+                if request.tools
+                else {}
+            ),
         }
     elif request.feature == "roots":
         title = "asks which folders it may use (roots)"
