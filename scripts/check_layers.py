@@ -64,6 +64,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._version",
             "mcp_jupyter.handoff",
             "mcp_jupyter.escaping",
+            "mcp_jupyter.icons",
             "mcp_jupyter.extending",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",

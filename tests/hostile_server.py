@@ -23,6 +23,7 @@ from mcp_types import (
     BlobResourceContents,
     CallToolResult,
     EmbeddedResource,
+    Icon,
     ImageContent,
     ResourceLink,
     TextContent,
@@ -48,6 +49,27 @@ ALL = f"{SCRIPT} {IMG} {SVG} {JS_URL} {ATTR_BREAK} {CONTROL}"
 SVG_B64 = base64.b64encode(SVG.encode()).decode()
 HTML_B64 = base64.b64encode(f"<html><body>{SCRIPT}{IMG}</body></html>".encode()).decode()
 PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
+
+
+#: Icons no client may load (2025-11-25 ``icons``): script URLs, a 5 MB SVG, an SVG with script, a
+#: tracking pixel on a foreign host, plain http, a local file. This server runs over stdio, so it
+#: has no origin: even an https icon is foreign.
+FOREIGN_HOST = "icons.evil.example"
+SCRIPT_SVG = f"<svg xmlns='http://www.w3.org/2000/svg'>{SCRIPT}<circle r='5'/></svg>"
+HOSTILE_ICONS = [
+    Icon(src=JS_URL),
+    Icon(
+        src="data:image/svg+xml;base64," + base64.b64encode(b"<svg>" + b" " * 5_000_000 + b"</svg>").decode()
+    ),
+    Icon(
+        src="data:image/svg+xml;base64," + base64.b64encode(SCRIPT_SVG.encode()).decode(),
+        mime_type="image/svg+xml",
+    ),
+    Icon(src=f"https://{FOREIGN_HOST}/pixel.png?user=you", mime_type="image/png"),
+    Icon(src=f"http://{FOREIGN_HOST}/plain.png"),
+    Icon(src="file:///etc/passwd", mime_type="image/png"),
+    Icon(src="data:text/html;base64," + HTML_B64),
+]
 
 
 def _payload_blocks() -> list[Any]:
@@ -83,6 +105,7 @@ def create_server() -> MCPServer:
         title=SCRIPT,
         version=f"1.0 {SVG}",
         instructions=f"{ALL}\n{MEGABYTE}",
+        icons=HOSTILE_ICONS,
     )
 
     def payloads() -> CallToolResult:
@@ -107,8 +130,11 @@ def create_server() -> MCPServer:
         title=SCRIPT,
         description=f"{ALL}\n{MEGABYTE}",
         annotations=ToolAnnotations(title=SVG, read_only_hint=True, destructive_hint=True),
+        icons=[HOSTILE_ICONS[0], HOSTILE_ICONS[2]],
     )
-    server.add_tool(table_payloads, name="table_payloads", title=IMG, description=SCRIPT)
+    server.add_tool(
+        table_payloads, name="table_payloads", title=IMG, description=SCRIPT, icons=[HOSTILE_ICONS[3]]
+    )
     server.add_tool(error_payload, name="error_payload", description=SVG)
     # A schema whose property names, descriptions and enums are payloads (listing only).
     for tool in registered_tools(server):
@@ -146,6 +172,7 @@ def create_server() -> MCPServer:
             description=SVG,
             mime_type="text/html",
             text=ALL,
+            icons=[HOSTILE_ICONS[3], HOSTILE_ICONS[5]],
         )
     )
     server.add_resource(
@@ -182,7 +209,9 @@ def create_server() -> MCPServer:
         """A prompt whose text is a payload."""
         return f"{ALL} {topic}"
 
-    prompt = Prompt.from_function(hostile_prompt, name=f"prompt{IMG}", title=SCRIPT, description=SVG)
+    prompt = Prompt.from_function(
+        hostile_prompt, name=f"prompt{IMG}", title=SCRIPT, description=SVG, icons=[HOSTILE_ICONS[4]]
+    )
     server.add_prompt(prompt)
     return server
 

@@ -1,9 +1,13 @@
 """A real, tiny OpenAI-compatible chat-completions endpoint on 127.0.0.1, for sampling tests.
 
 ``POST /v1/chat/completions`` answers deterministically: ``"<model> says: "`` followed by the first
-eight words of the last user message's last paragraph. ``GET /v1/models`` lists the models. Every
-request body is kept in ``LLMEndpoint.requests`` (the Authorization header too, to prove the key was
-sent), so tests can assert what the client sent.
+eight words of the last user message's last paragraph. Given ``tools`` (and a ``tool_choice`` other
+than ``"none"``) it answers with a call of the first tool instead, its required string arguments
+filled with the last word of that message (``"... in Paris?"`` -> ``{"city": "Paris"}``), unless the
+last message is a tool result, which it answers in text. ``POST /v1/messages`` does the same in the
+Anthropic Messages format. ``GET /v1/models`` lists the models. Every request body is kept in
+``LLMEndpoint.requests`` (the Authorization or x-api-key header too, to prove the key was sent), so
+tests can assert what the client sent.
 
     with LLMEndpoint() as llm:             # in a test
         mj.consent.openai("tiny-model", base_url=llm.base_url)
@@ -24,13 +28,52 @@ MODELS = ("tiny-model", "tiny-model-large")
 
 
 def reply_text(model: str, messages: list[dict[str, Any]]) -> str:
-    """The deterministic answer for these chat messages."""
-    users = [m for m in messages if m.get("role") == "user"]
+    """The deterministic answer for these chat messages (a tool result counts as the user's words)."""
+    users = [m for m in messages if m.get("role") in ("user", "tool")]
     content = users[-1]["content"] if users else ""
     if isinstance(content, list):
-        content = " ".join(part.get("text", f"[{part.get('type')}]") for part in content)
+        content = " ".join(
+            part.get("text")
+            or (part["content"] if isinstance(part.get("content"), str) else f"[{part.get('type')}]")
+            for part in content
+        )
     last_paragraph = str(content).strip().split("\n\n")[-1]
     return f"{model} says: " + " ".join(last_paragraph.split()[:8])
+
+
+def tool_arguments(tool_schema: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The deterministic arguments of a tool call: each required string property gets the last word
+    of the last user message (without punctuation)."""
+    users = [m for m in messages if m.get("role") == "user"]
+    content = users[-1].get("content", "") if users else ""
+    if isinstance(content, list):
+        content = " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    words = str(content).replace("?", " ").replace(".", " ").replace("!", " ").split()
+    word = words[-1] if words else ""
+    props = tool_schema.get("properties") or {}
+    return {
+        name: word
+        for name in tool_schema.get("required") or []
+        if (props.get(name) or {}).get("type", "string") == "string"
+    }
+
+
+def _last_is_tool_result(messages: list[dict[str, Any]]) -> bool:
+    if not messages:
+        return False
+    last = messages[-1]
+    if last.get("role") == "tool":
+        return True
+    content = last.get("content")
+    return isinstance(content, list) and any(
+        isinstance(part, dict) and part.get("type") == "tool_result" for part in content
+    )
+
+
+def _wants_tool(body: dict[str, Any]) -> bool:
+    choice = body.get("tool_choice")
+    mode = choice.get("type") if isinstance(choice, dict) else choice
+    return bool(body.get("tools")) and mode != "none" and not _last_is_tool_result(body.get("messages") or [])
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -60,28 +103,66 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
-        if self.path.rstrip("/") != "/v1/chat/completions":
+        path = self.path.rstrip("/")
+        if path not in ("/v1/chat/completions", "/v1/messages"):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
-        self.server.requests.append({"body": body, "authorization": self.headers.get("Authorization")})
+        key = self.headers.get("x-api-key") or self.headers.get("Authorization")
+        self.server.requests.append({"body": body, "authorization": key, "path": path})
         model = body.get("model") or MODELS[0]
-        text = reply_text(model, body.get("messages") or [])
-        words = len(text.split())
+        messages = body.get("messages") or []
+        if path == "/v1/messages":
+            self._send(200, self._anthropic_reply(body, model, messages))
+            return
+        number = len(self.server.requests)
+        if _wants_tool(body):
+            function = body["tools"][0]["function"]
+            arguments = tool_arguments(function.get("parameters") or {}, messages)
+            call = {"id": f"call_{number}", "type": "function",
+                    "function": {"name": function["name"], "arguments": json.dumps(arguments)}}  # fmt: skip
+            message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [call]}
+            finish, words = "tool_calls", 5
+        else:
+            text = reply_text(model, messages)
+            message, finish, words = {"role": "assistant", "content": text}, "stop", len(text.split())
         self._send(
             200,
             {
-                "id": f"chatcmpl-{len(self.server.requests)}",
+                "id": f"chatcmpl-{number}",
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-                ],
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                 "usage": {"prompt_tokens": 10, "completion_tokens": words, "total_tokens": 10 + words},
             },
         )
+
+    def _anthropic_reply(
+        self, body: dict[str, Any], model: str, messages: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        number = len(self.server.requests)
+        if _wants_tool(body):
+            tool = body["tools"][0]
+            content: list[dict[str, Any]] = [
+                {"type": "tool_use", "id": f"toolu_{number}", "name": tool["name"],
+                 "input": tool_arguments(tool.get("input_schema") or {}, messages)}
+            ]  # fmt: skip
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": reply_text(model, messages)}]
+            stop = "end_turn"
+        return {
+            "id": f"msg_{number}",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
 
 
 class _Server(ThreadingHTTPServer):

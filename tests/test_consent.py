@@ -12,11 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import SamplingMessage, TextContent, ToolChoice, ToolResultContent, ToolUseContent
 
 import mcp_jupyter as mj
 from mcp_jupyter import consent
 from mcp_jupyter.consent.presenters import main_thread_blocked, register_presenter
 from mcp_jupyter.demo import create_server
+from mcp_jupyter.demo.app import WEATHER_TOOL
 
 from .llm_endpoint import LLMEndpoint
 
@@ -102,6 +105,132 @@ def test_sampling_through_the_openai_compatible_endpoint(demo, llm, monkeypatch)
     assert (entry["decision"], entry["model"], entry["route"]) == ("answer", "tiny-model", "responder")
     assert entry["tokens"] > 10
     assert "sk-test-secret" not in consent.audit().to_string()
+
+
+def test_sampling_with_tools_round_trips_through_the_openai_compatible_endpoint(demo, llm):
+    """The client declares sampling.tools; the demo's `forecast` offers the LLM its get_weather tool;
+    the endpoint gets it as an OpenAI function and answers with a tool call, which reaches the
+    server as a tool_use block (the server then runs it). The responder saw the offered tool and
+    the tool-use draft before it went out."""
+    seen = []
+
+    def review(request):
+        seen.append((request.state, list(request.tools), request.tool_choice, request.draft))
+        return consent.approve()
+
+    consent.sampling_provider(consent.openai("tiny-model", base_url=llm.base_url))
+    consent.responder(review)
+    result = demo.call("forecast", question="What is the weather in Paris?")
+
+    body = llm.requests[-1]["body"]
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "The current weather in a city (made up, but the same every time).",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string", "description": "The city"},
+                        "units": {"type": "string", "enum": ["metric", "imperial"]},
+                    },
+                    "required": ["city"],
+                },
+            },
+        }
+    ]
+    assert body["tool_choice"] == "auto"
+    report = result.structured
+    assert report["stop_reason"] == "toolUse" and report["model"] == "tiny-model"
+    assert [(c["name"], c["input"]) for c in report["tool_calls"]] == [("get_weather", {"city": "Paris"})]
+    assert report["tool_calls"][0]["id"].startswith("call_")
+    assert report["weather"][0]["city"] == "Paris"  # the server ran the tool the model asked for
+    state, tools, choice, _draft = seen[0]
+    assert (state, [t["name"] for t in tools], choice) == ("waiting", ["get_weather"], "auto")
+
+
+def test_sampling_with_tools_maps_tool_use_and_results_for_anthropic(llm, monkeypatch):
+    """Anthropic-style: tools as input_schema tools, "required" as "any", and a conversation that
+    replays a tool_use and its tool_result round-trips as Anthropic content blocks."""
+    server = MCPServer("tool-sampler")
+
+    @server.tool()
+    async def second_turn(ctx: Context) -> dict:
+        """Replay a tool call and its result, and ask again with the tool still offered."""
+        messages = [
+            SamplingMessage(role="user", content=TextContent(type="text", text="Weather in Oslo?")),
+            SamplingMessage(
+                role="assistant",
+                content=[
+                    ToolUseContent(type="tool_use", id="t1", name="get_weather", input={"city": "Oslo"})
+                ],
+            ),
+            SamplingMessage(
+                role="user",
+                content=[
+                    ToolResultContent(
+                        type="tool_result",
+                        tool_use_id="t1",
+                        content=[TextContent(type="text", text="3 C, snow")],
+                    )
+                ],
+            ),
+        ]
+        reply = await ctx.session.create_message(
+            messages, max_tokens=50, tools=[WEATHER_TOOL], tool_choice=ToolChoice(mode="required")
+        )
+        return reply.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    monkeypatch.setenv("TEST_ANTHROPIC_KEY", "sk-ant-test")
+    consent.sampling_provider(
+        consent.anthropic(
+            "tiny-model", base_url=llm.base_url.removesuffix("/v1"), api_key_env="TEST_ANTHROPIC_KEY"
+        )
+    )
+    consent.policy("sampler", sampling="allow")
+    conn = mj.connect("sampler", server, mode="legacy")
+    called = conn.call("second_turn")
+    answer = json.loads(called.text)
+    sent = llm.requests[-1]
+    assert sent["path"] == "/v1/messages" and sent["authorization"].endswith("sk-ant-test")
+    body = sent["body"]
+    assert body["tools"] == [
+        {
+            "name": "get_weather",
+            "description": WEATHER_TOOL.description,
+            "input_schema": WEATHER_TOOL.input_schema,
+        }
+    ]
+    assert body["tool_choice"] == {"type": "any"}
+    assert body["messages"] == [
+        {"role": "user", "content": "Weather in Oslo?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": "Oslo"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "3 C, snow", "is_error": False}]},
+    ]  # fmt: skip
+    # after a tool result the endpoint answers in text: a plain answer goes back, no tool_use
+    assert answer["content"] == {"type": "text", "text": "tiny-model says: 3 C, snow"}, answer
+    assert answer["stopReason"] == "endTurn"
+
+
+def test_openai_maps_a_replayed_tool_call_and_its_result():
+    """The OpenAI shape of a tool conversation: the assistant's tool_calls, then a `tool` message."""
+    from mcp_jupyter.consent.providers import _openai_messages
+
+    use = {
+        "role": "assistant",
+        "type": "tool_use",
+        "id": "t1",
+        "name": "get_weather",
+        "input": {"city": "Oslo"},
+    }
+    result = {"role": "user", "type": "tool_result", "tool_use_id": "t1", "result": "3 C", "is_error": False}
+    assert _openai_messages(use) == [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "t1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+        ]}
+    ]  # fmt: skip
+    assert _openai_messages(result) == [{"role": "tool", "tool_call_id": "t1", "content": "3 C"}]
 
 
 def test_allow_policy_samples_without_asking_and_reports_the_actual_model(demo, llm):

@@ -186,3 +186,29 @@ def test_the_inbox_announces_requests_and_knows_when_it_is_on_screen():
     )
     inbox.announce(_request(params, server="<i>srv</i>"))
     assert "&lt;i&gt;srv&lt;/i&gt;" in inbox.announcements.value and "<b>hi" not in inbox.announcements.value
+
+
+def test_the_sampling_card_lists_offered_tools_and_shows_the_tool_call_in_review():
+    """Server text in the tools list and the call's input stays text; the review names the call."""
+    from mcp_types import CreateMessageRequestParams, SamplingMessage, TextContent, Tool, ToolChoice
+
+    from mcp_jupyter.consent.requests import ConsentRequest, SamplingAnswer
+
+    params = CreateMessageRequestParams(
+        messages=[SamplingMessage(role="user", content=TextContent(type="text", text="Weather?"))],
+        max_tokens=50,
+        tools=[Tool(name="get_weather", description="<b>weather</b>", input_schema={"type": "object"})],
+        tool_choice=ToolChoice(mode="required"),
+    )
+    request = ConsentRequest("demo", "sampling", params, models=["tiny-model"])
+    card = SamplingCard(request)
+    offered = next(w.value for w in card.children if "mcpj-consent-tools" in w._dom_classes)
+    assert "<code>get_weather</code>" in offered and "&lt;b&gt;weather&lt;/b&gt;" in offered
+    assert "must call one" in offered
+    calls = [{"id": "c1", "name": "get_weather", "input": {"city": "<script>"}}]
+    request.set_state("review", draft=SamplingAnswer("", "tiny-model", "toolUse", tool_calls=calls))
+    card.refresh()
+    assert card.tool_calls_html.value == (
+        "<div class='mcpj-consent-tool-call'>The model asks the server to run <code>get_weather</code> "
+        "with <code>{&quot;city&quot;: &quot;&lt;script&gt;&quot;}</code></div>"
+    )

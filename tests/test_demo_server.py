@@ -43,6 +43,7 @@ MODES = ["legacy", "auto"]
 TOOLS = {
     "add", "echo", "weather", "create_user", "stats", "table", "image", "mixed", "countdown", "log_messages",
     "fail", "slow", "lookup", "crash", "increment", "ask_user", "summarize", "roots", "greet", "add_tool",
+    "forecast",
 }  # fmt: skip
 RESOURCES = {
     "demo://readme", "demo://data.csv", "demo://config.json", "demo://logo.png", "demo://counter", "demo://status",

@@ -32,7 +32,9 @@ OUR_TAGS = {
     "div", "span", "pre", "code", "details", "summary", "table", "thead", "tbody", "tr", "th", "td",
     "dl", "dt", "dd", "ul", "li", "img", "audio", "style",
 }  # fmt: skip
-OUR_ATTRS = {"class", "title", "open", "alt", "src", "controls", "preload"}
+OUR_ATTRS = {
+    "class", "title", "open", "alt", "src", "controls", "preload", "width", "height", "referrerpolicy",
+}  # fmt: skip
 
 
 class InertChecker(HTMLParser):
@@ -51,7 +53,10 @@ class InertChecker(HTMLParser):
         for name, value in attrs:
             if name not in OUR_ATTRS:
                 self.problems.append(f"unexpected attribute {name}= on <{tag}>")
-            if name == "src" and tag == "img" and not (value or "").startswith(SAFE_IMAGE_SRC):
+            # an icon may also be an SVG (drawn as an <img>, never inline), like mcp_jupyter.icons allows
+            icon = ("class", "mcpj-icon") in attrs
+            safe = SAFE_IMAGE_SRC + (("data:image/svg+xml",) if icon else ())
+            if name == "src" and tag == "img" and not (value or "").startswith(safe):
                 self.problems.append(f"image source {value[:60]!r}")
             if name == "src" and tag == "audio" and not (value or "").startswith("data:audio/"):
                 self.problems.append(f"audio source {value[:60]!r}")
@@ -101,6 +106,62 @@ def test_every_hostile_result_renders_inert(hostile):
         assert_inert(content.prompt_result_html(hostile.prompt(prompt.name)))
     assert_inert(tables.history_html(hostile.history))
     assert_inert(tables.logs_html(hostile.logs))
+
+
+IMG_ICON = '<img class="mcpj-icon"'
+
+
+def test_hostile_icons_load_nothing_and_are_named(hostile):
+    """A script URL, a 5 MB SVG, an SVG with script, a foreign https pixel, http and file: icons
+    become notes in every display; no <img> of theirs is drawn and the 5 MB never reaches the page."""
+    from hostile_server import FOREIGN_HOST
+
+    card = tables.connection_html(hostile)
+    markups = [
+        card,
+        tables.tools_html(hostile.tools),
+        tables.resources_html(hostile.resources),
+        tables.prompts_html(hostile.prompts),
+        *(tables.tool_html(t) for t in hostile.tools),
+    ]
+    for markup in markups:
+        assert_inert(markup)
+        assert IMG_ICON not in markup, "a hostile icon was drawn"
+        assert FOREIGN_HOST not in markup.replace(f"icon not loaded: {FOREIGN_HOST}", "")
+    assert len(card) < 200_000  # the 5 MB SVG is refused, not embedded
+    assert hostile.icon is not None and not hostile.icon.loaded
+    notes = {t.name[:8]: t.icon.note for t in hostile.tools if t.icon is not None}
+    assert notes == {
+        "payloads": "icon not loaded: javascript: address",  # the first of its two refused icons
+        "table_pa": f"icon not loaded: {FOREIGN_HOST}",
+    }
+    assert f"icon not loaded: {FOREIGN_HOST}" in tables.tools_html(hostile.tools)
+    resource = next(r for r in hostile.resources if r.uri == "hostile://page.html")
+    assert resource.icon.note == f"icon not loaded: {FOREIGN_HOST}"
+    assert hostile.prompts[0].icon.note == f"icon not loaded: {FOREIGN_HOST}"  # plain http
+
+
+def test_demo_icons_show_in_tables_forms_and_the_card():
+    import mcp_jupyter.demo
+
+    conn = mj.connect("display-icons", mcp_jupyter.demo.create_server())
+    try:
+        assert conn.icon.loaded and conn.icon.mime_type == "image/png"
+        card = tables.connection_html(conn)
+        assert '<img class="mcpj-icon" src="data:image/png;base64,' in card
+        listing = tables.tools_html(conn.tools)
+        assert_inert(listing)
+        assert listing.count('<img class="mcpj-icon" src="data:image/svg+xml;base64,') == 2  # add, summarize
+        assert '<img class="mcpj-icon" src="data:image/png;base64,' in listing  # image
+        assert IMG_ICON in tables.prompts_html(conn.prompts)
+        assert IMG_ICON in tables.resources_html(conn.resources)
+        assert conn.tools["echo"].icon is None and IMG_ICON not in tables.tool_html(conn.tools["echo"])
+        assert IMG_ICON in conn.tools["add"].form()._header_html()
+        assert IMG_ICON in conn.prompts["review_code"].form()._header_html()
+        explorer = conn.explore()
+        assert 'src="data:image/png;base64,' in explorer.server_icon.value
+    finally:
+        conn.close()
 
 
 def test_hostile_payload_result_shows_payloads_as_text_and_caps_sizes(hostile):

@@ -20,6 +20,17 @@ export interface IPageInfo {
 
 export type Theme = 'light' | 'dark';
 
+/**
+ * An item's or server's icon as the kernel checked it (mcp_jupyter/icons.py): `src` is an allowed
+ * `data:` image or an `https:` URL of the server's own origin; otherwise `note` says why none was
+ * loaded. The sidebar checks `src` again before loading it (view.ts `iconView`).
+ */
+export interface IIconInfo {
+  src?: string | null;
+  note?: string | null;
+  mime_type?: string | null;
+}
+
 /** A tool of a connection. */
 export interface IToolInfo {
   name: string;
@@ -28,6 +39,7 @@ export interface IToolInfo {
   has_app?: boolean;
   /** Who may call it (MCP Apps `_meta.ui.visibility`): "model", "app"; absent means both. */
   visibility?: string[];
+  icon?: IIconInfo | null;
 }
 
 export interface IResourceInfo {
@@ -35,12 +47,14 @@ export interface IResourceInfo {
   name?: string | null;
   description?: string | null;
   mime_type?: string | null;
+  icon?: IIconInfo | null;
 }
 
 export interface ITemplateInfo {
   uri_template: string;
   name?: string | null;
   description?: string | null;
+  icon?: IIconInfo | null;
 }
 
 export interface IPromptArgument {
@@ -54,6 +68,7 @@ export interface IPromptInfo {
   title?: string | null;
   description?: string | null;
   arguments?: IPromptArgument[] | null;
+  icon?: IIconInfo | null;
 }
 
 /** The statuses of a task (both protocol eras). */
@@ -79,7 +94,7 @@ export interface IConnectionInfo {
   name: string;
   transport: string;
   target: string;
-  server: { name: string; version: string } | null;
+  server: { name: string; version: string; icon?: IIconInfo | null } | null;
   protocol_version: string | null;
   alive: boolean;
   error: string | null;
@@ -110,6 +125,20 @@ export interface ISamplingMessage {
   content?: unknown;
 }
 
+/** A tool the server offers the model in a sampling request (the server runs it, not the kernel). */
+export interface ISamplingTool {
+  name: string;
+  description?: string | null;
+  input_schema?: Record<string, unknown> | null;
+}
+
+/** A tool call the model answered with, shown for review before it is sent to the server. */
+export interface IToolCall {
+  id?: string | null;
+  name: string;
+  input?: unknown;
+}
+
 /** What a sampling request shows (mcp_jupyter/lab/snapshot.py `inbox_item`). */
 export interface ISamplingPayload {
   messages?: ISamplingMessage[];
@@ -122,7 +151,10 @@ export interface ISamplingPayload {
   needs_human?: boolean;
   /** waiting (approve?), generating (the model answers), review (send the draft?). */
   state?: 'waiting' | 'generating' | 'review' | 'done';
-  draft?: { text: string; model?: string | null } | null;
+  draft?: { text: string; model?: string | null; tool_calls?: IToolCall[] | null } | null;
+  /** Sampling with tools: the server's tools offered to the model, and how it may use them. */
+  tools?: ISamplingTool[] | null;
+  tool_choice?: 'auto' | 'required' | 'none' | null;
   error?: string | null;
 }
 

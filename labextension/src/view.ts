@@ -4,7 +4,58 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
-import { IConnectionInfo, IInboxItem, ISamplingPayload, ISnapshot, ITaskInfo, IToolInfo } from './messages';
+import { IConnectionInfo, IIconInfo, IInboxItem, ISamplingPayload, ISnapshot, ITaskInfo, IToolInfo } from './messages';
+
+/** What to draw for an icon: an `<img>` source, or the note of one that was not loaded. */
+export type IconView = { src: string } | { note: string };
+
+/** Image types an icon may have (as mcp_jupyter/icons.py: never inline, only as `<img>`). */
+const ICON_DATA = /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i;
+/** Longest `data:` icon (characters), as the kernel's `MAX_DATA_URI`. */
+export const MAX_ICON_DATA = 64 * 1024;
+
+/** The https origin of `url`, or null. */
+function httpsOrigin(url: string | null | undefined): string | null {
+  try {
+    const parsed = new URL(String(url ?? ''));
+    return parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The icon to draw, checked again here (defence in depth) before any `src` is set: a small `data:`
+ * image, or an `https:` URL of the server's own origin (`serverUrl`: an HTTP connection's target).
+ * Anything else becomes a note and is never fetched.
+ */
+export function iconView(
+  icon: IIconInfo | null | undefined,
+  serverUrl: string | null,
+  trans: TranslationBundle = ENGLISH
+): IconView | null {
+  if (!icon || typeof icon !== 'object') {
+    return null;
+  }
+  const src = typeof icon.src === 'string' ? icon.src : '';
+  if (src && ICON_DATA.test(src) && src.length <= MAX_ICON_DATA) {
+    return { src };
+  }
+  const origin = src ? httpsOrigin(src) : null;
+  if (origin && origin === httpsOrigin(serverUrl)) {
+    return { src };
+  }
+  if (src) {
+    let host = '';
+    try {
+      host = new URL(src).hostname || new URL(src).protocol;
+    } catch {
+      host = trans.__('a malformed address');
+    }
+    return { note: trans.__('icon not loaded: %1', clip(host, 80)) };
+  }
+  return { note: clip(icon.note || trans.__('icon not loaded'), LIMITS.label) };
+}
 
 export type SectionKind = 'tools' | 'resources' | 'templates' | 'prompts';
 export type ActionKind = 'call' | 'read' | 'prompt' | null;
@@ -22,6 +73,7 @@ export interface IItemView {
   args?: { name: string; required?: boolean | null }[];
   /** For tools: only an MCP App may call it (its visibility lacks "model"). */
   appOnly?: boolean;
+  icon?: IconView | null;
 }
 
 export interface ISectionView {
@@ -40,6 +92,7 @@ export interface IConnectionView {
   transport: string;
   target: string;
   server: string;
+  icon: IconView | null;
   protocol: string;
   counts: string;
   error: string;
@@ -103,8 +156,8 @@ export function matches(filter: string, ...texts: (string | null | undefined)[])
     .every(word => haystack.includes(word));
 }
 
-function sections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
-  const all = rawSections(c);
+function sections(c: IConnectionInfo, trans: TranslationBundle): Record<SectionKind, IItemView[]> {
+  const all = rawSections(c, serverUrl(c), trans);
   for (const items of Object.values(all)) {
     for (const item of items) {
       item.label = clip(item.label, LIMITS.label);
@@ -115,7 +168,16 @@ function sections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
   return all;
 }
 
-function rawSections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
+/** The URL an HTTP connection reached (its icons may come from that origin), else null. */
+function serverUrl(c: IConnectionInfo): string | null {
+  return /^(streamable-http|sse|http)$/.test(c.transport) ? c.target : null;
+}
+
+function rawSections(
+  c: IConnectionInfo,
+  url: string | null,
+  trans: TranslationBundle
+): Record<SectionKind, IItemView[]> {
   return {
     tools: (c.tools ?? []).map(t => ({
       key: t.name,
@@ -123,21 +185,24 @@ function rawSections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
       detail: t.title && t.title !== t.name ? t.name : '',
       description: t.description ?? '',
       action: 'call' as const,
-      appOnly: isAppOnly(t)
+      appOnly: isAppOnly(t),
+      icon: iconView(t.icon, url, trans)
     })),
     resources: (c.resources ?? []).map(r => ({
       key: r.uri,
       label: r.name || r.uri,
       detail: [r.uri, r.mime_type].filter(Boolean).join(' · '),
       description: r.description ?? '',
-      action: 'read' as const
+      action: 'read' as const,
+      icon: iconView(r.icon, url, trans)
     })),
     templates: (c.templates ?? []).map(t => ({
       key: t.uri_template,
       label: t.name || t.uri_template,
       detail: t.uri_template,
       description: t.description ?? '',
-      action: null
+      action: null,
+      icon: iconView(t.icon, url, trans)
     })),
     prompts: (c.prompts ?? []).map(p => ({
       key: p.name,
@@ -147,7 +212,8 @@ function rawSections(c: IConnectionInfo): Record<SectionKind, IItemView[]> {
         .join(' '),
       description: p.description ?? '',
       action: 'prompt' as const,
-      args: p.arguments ?? []
+      args: p.arguments ?? [],
+      icon: iconView(p.icon, url, trans)
     }))
   };
 }
@@ -165,7 +231,7 @@ export function connectionView(
   filter = '',
   trans: TranslationBundle = ENGLISH
 ): IConnectionView {
-  const all = sections(c);
+  const all = sections(c, trans);
   const own = matches(filter, c.name, c.target, c.server?.name);
   const kinds: SectionKind[] = ['tools', 'resources', 'templates', 'prompts'];
   const views = kinds.map(kind => ({
@@ -183,6 +249,7 @@ export function connectionView(
     server: c.server
       ? clip(`${c.server.name} ${c.server.version}`.trim(), LIMITS.detail)
       : trans.__('unknown server'),
+    icon: iconView(c.server?.icon, serverUrl(c), trans),
     protocol: c.protocol_version ?? '',
     counts: views.map(s => plural(s.total, s.kind, trans)).join(' · '),
     error: clip(c.error, LIMITS.description),
@@ -239,6 +306,35 @@ export function samplingMessages(payload: ISamplingPayload | null | undefined): 
       role: String(message?.role ?? 'user'),
       text: clip(message && 'content' in message ? blockText(message.content) : blockText(m), LIMITS.message)
     };
+  });
+}
+
+/** One offered tool or tool call, as text to read. */
+export interface IToolLine {
+  name: string;
+  detail: string;
+}
+
+/** The tools a sampling request offers the model (name, description), at most 50. */
+export function samplingTools(payload: ISamplingPayload | null | undefined): IToolLine[] {
+  const tools = Array.isArray(payload?.tools) ? payload.tools : [];
+  return tools.slice(0, 50).map(t => ({
+    name: clip(String(t?.name ?? ''), LIMITS.label),
+    detail: clip(String(t?.description ?? ''), LIMITS.detail)
+  }));
+}
+
+/** The tool calls of a sampling draft: the tool and its arguments as JSON. */
+export function draftToolCalls(payload: ISamplingPayload | null | undefined): IToolLine[] {
+  const calls = Array.isArray(payload?.draft?.tool_calls) ? payload.draft.tool_calls : [];
+  return calls.slice(0, 50).map(c => {
+    let args: string;
+    try {
+      args = JSON.stringify(c?.input ?? {});
+    } catch {
+      args = String(c?.input);
+    }
+    return { name: clip(String(c?.name ?? ''), LIMITS.label), detail: clip(args, LIMITS.description) };
   });
 }
 

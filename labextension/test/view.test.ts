@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { IConnectionInfo, ISnapshot } from '../src/messages';
-import { clip, connectionsView, inboxLabel, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
+import { clip, connectionsView, draftToolCalls, iconView, inboxLabel, samplingTools, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
 
 const demo: IConnectionInfo = {
   name: 'demo',
@@ -103,5 +103,61 @@ describe('long server strings are clipped', () => {
     expect(item.description.length).toBeLessThan(LIMITS.description + 40);
     const long = samplingMessages({ messages: [{ role: 'user', type: 'text', text: 'B'.repeat(100_000) }] });
     expect(long[0].text.length).toBeLessThan(LIMITS.message + 40);
+  });
+});
+
+describe('iconView', () => {
+  const png = 'data:image/png;base64,iVBORw0KGgo=';
+
+  it('draws a small data: image and an https icon of the server\'s own origin', () => {
+    expect(iconView({ src: png }, null)).toEqual({ src: png });
+    expect(iconView({ src: 'https://mcp.example/i.png' }, 'https://mcp.example/mcp')).toEqual({
+      src: 'https://mcp.example/i.png'
+    });
+  });
+
+  it('names, never loads, anything else (re-checking what the kernel sent)', () => {
+    const notes = [
+      iconView({ src: 'https://evil.example/i.png' }, 'https://mcp.example/mcp'),
+      iconView({ src: 'https://evil.example/i.png' }, null),
+      iconView({ src: 'http://mcp.example/i.png' }, 'http://mcp.example/mcp'),
+      iconView({ src: "javascript:alert(1)" }, null),
+      iconView({ src: 'file:///etc/passwd' }, null),
+      iconView({ src: 'data:text/html;base64,PHNjcmlwdD4=' }, null),
+      iconView({ src: `data:image/svg+xml;base64,${'A'.repeat(70_000)}` }, null)
+    ];
+    for (const view of notes) {
+      expect(view && 'src' in view).toBe(false);
+    }
+    expect(notes[0]).toEqual({ note: 'icon not loaded: evil.example' });
+    expect(iconView({ note: 'icon not loaded: an SVG with script' }, null)).toEqual({
+      note: 'icon not loaded: an SVG with script'
+    });
+    expect(iconView(null, null)).toBeNull();
+  });
+
+  it('gives rows and the connection their icons', () => {
+    const [view] = connectionsView({
+      connections: [{ ...demo, server: { ...demo.server!, icon: { src: png } }, tools: [{ name: 'a', icon: { src: png } }] }],
+      configured: [],
+      inbox: []
+    });
+    expect(view.icon).toEqual({ src: png });
+    expect(view.sections[0].items[0].icon).toEqual({ src: png });
+  });
+});
+
+describe('sampling with tools', () => {
+  it('lists the offered tools and the draft\'s tool calls as text', () => {
+    const payload = {
+      tools: [{ name: 'get_weather', description: 'The weather <b>now</b>' }],
+      tool_choice: 'auto' as const,
+      state: 'review' as const,
+      draft: { text: '', model: 'tiny-model', tool_calls: [{ id: 'c1', name: 'get_weather', input: { city: 'Paris' } }] }
+    };
+    expect(samplingTools(payload)).toEqual([{ name: 'get_weather', detail: 'The weather <b>now</b>' }]);
+    expect(draftToolCalls(payload)).toEqual([{ name: 'get_weather', detail: '{"city":"Paris"}' }]);
+    expect(samplingTools({})).toEqual([]);
+    expect(draftToolCalls({ draft: { text: 'x' } })).toEqual([]);
   });
 });

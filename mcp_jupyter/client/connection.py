@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import extending, views
+from .. import extending, icons, views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
 from .features.tasks import TasksFeature
@@ -198,6 +198,18 @@ class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeatur
         """The server's name, version and title (empty when it did not identify itself)."""
         info = self._session.require_client().server_info
         return info.model_dump(exclude_none=True, mode="json") if info is not None else {}
+
+    @property
+    def icon_origin(self) -> str | None:
+        """The origin this server's ``https:`` icons may come from: its own, for an HTTP server
+        reached over https; None (only ``data:`` icons) for stdio, in-process and plain http."""
+        return icons.origin_of(self._session.spec.url) if self._session.spec.kind == "http" else None
+
+    @property
+    def icon(self) -> icons.IconChoice | None:
+        """The server's icon to show (``serverInfo.icons``, 2025-11-25), checked by
+        :func:`mcp_jupyter.icons.choose`: a ``src`` to load, a ``note`` saying why none is, or None."""
+        return icons.choose(self.server_info.get("icons"), origin=self.icon_origin)
 
     @property
     def protocol_version(self) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .. import errors as E
+from .. import icons as icon_rules
 from .. import views
 from . import uri_template
 from .apps import ToolUi, tool_ui
@@ -44,7 +45,11 @@ def dump(model: Any) -> dict | None:
 
 
 # How a field's SDK value becomes ours, by field name (every other field is copied as it is).
-_CONVERT: dict[str, Callable[[Any], Any]] = {"annotations": dump, "uri": str}
+_CONVERT: dict[str, Callable[[Any], Any]] = {
+    "annotations": dump,
+    "uri": str,
+    "icons": lambda icons: tuple(dump(i) for i in icons) if icons else None,
+}
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,18 @@ class Item:
         """The name (or URI) that identifies the item in its listing."""
         return getattr(self, "name", "")
 
+    @property
+    def icon(self) -> icon_rules.IconChoice | None:
+        """The icon to show for this item (its ``icons``, 2025-11-25), checked by
+        :func:`mcp_jupyter.icons.choose` against its server's origin: a ``src`` to load as an
+        ``<img>``, a ``note`` saying why none may be, or None when the server gave none."""
+        conn = self._connection_ref() if self._connection_ref is not None else None
+        try:
+            origin = conn.icon_origin if conn is not None else None
+        except Exception:  # noqa: BLE001 - a closing connection: data: icons only
+            origin = None
+        return icon_rules.choose(getattr(self, "icons", None), origin=origin)
+
 
 def _same(value: Any) -> Any:
     return value
@@ -115,6 +132,7 @@ class Tool(Item):
     input_schema: dict
     output_schema: dict | None
     annotations: dict | None
+    icons: tuple[dict, ...] | None = None
 
     @classmethod
     def _adjust(cls, raw: Any, values: dict) -> dict:
@@ -190,6 +208,7 @@ class Resource(Item):
     mime_type: str | None
     size: int | None
     annotations: dict | None
+    icons: tuple[dict, ...] | None = None
 
     def read(self) -> Any:
         """Read this resource through the connection that listed it."""
@@ -211,6 +230,7 @@ class ResourceTemplate(Item):
     description: str | None
     mime_type: str | None
     annotations: dict | None
+    icons: tuple[dict, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -252,6 +272,7 @@ class Prompt(Item):
     title: str | None
     description: str | None
     arguments: tuple[PromptArgument, ...]
+    icons: tuple[dict, ...] | None = None
 
     @classmethod
     def _adjust(cls, raw: Any, values: dict) -> dict:

@@ -18,6 +18,7 @@ Every outcome goes to the audit log.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import threading
 import weakref
@@ -126,7 +127,7 @@ class Broker:
         if request.route == "stdin":
             reply = await _in_thread(
                 stdin_prompt,
-                f"[{request.server}] the model ({draft.model}) answered:\n{draft.text}\n"
+                f"[{request.server}] the model ({draft.model}) answered:\n{draft.text}\n{_calls_text(draft)}"
                 "send it to the server? [Y]es / [n]o / or type a replacement: ",
                 timeout=policy.timeout,
             )
@@ -139,10 +140,13 @@ class Broker:
         return Decision("answer", content=draft.text)  # responder / allow: sent as the provider wrote it
 
     def _sampling_result(self, request: ConsentRequest, decision: Decision, model: str, edited: bool) -> Any:
-        from mcp_types import CreateMessageResult, TextContent
+        from mcp_types import CreateMessageResult, CreateMessageResultWithTools, TextContent, ToolUseContent
 
         draft = request.draft
         stop = draft.stop_reason if draft and decision.content == draft.text else "endTurn"
+        # The model's tool calls (a request that offered tools) go back as tool_use blocks, after the
+        # text the person reviewed; the server runs the tools and may ask again with their results.
+        calls = draft.tool_calls if draft is not None and request.tools else []
         request.finish(decision)
         self.log.record(
             request.server,
@@ -154,11 +158,26 @@ class Broker:
             model=model,
             tokens=draft.tokens if draft else None,
         )
+        text = str(decision.content)
+        if calls:
+            blocks: list[Any] = [TextContent(type="text", text=text)] if text else []
+            blocks += [
+                ToolUseContent(
+                    type="tool_use",
+                    id=str(call.get("id") or f"call_{request.id}_{n}"),
+                    name=str(call.get("name", "")),
+                    input=call.get("input") if isinstance(call.get("input"), dict) else {},
+                )
+                for n, call in enumerate(calls)
+            ]
+            return CreateMessageResultWithTools(
+                role="assistant", content=blocks, model=model, stop_reason="toolUse"
+            )
         return CreateMessageResult(
             role="assistant",
-            content=TextContent(type="text", text=str(decision.content)),
+            content=TextContent(type="text", text=text),
             model=model,
-            stop_reason=stop,
+            stop_reason=stop if stop != "toolUse" else "endTurn",
         )
 
     def _sampling_refused(self, request: ConsentRequest, decision: Decision) -> Any:
@@ -507,6 +526,14 @@ def connections() -> list[Any]:
     knows them without importing the client (docs/architecture.md: consent sits below it).
     """
     return list(_connections)
+
+
+def _calls_text(draft: Any) -> str:
+    """The tools a draft asks to call, one line each (empty without any)."""
+    return "".join(
+        f"and asks the server to run tool {c.get('name')} with {json.dumps(c.get('input'), default=str)[:500]}\n"
+        for c in getattr(draft, "tool_calls", None) or []
+    )
 
 
 def callbacks_for(conn: Any) -> tuple[Callable, Callable, Callable]:

@@ -15,6 +15,7 @@ The model is chosen from the server's hints and priorities among the models the 
 from __future__ import annotations
 
 import inspect
+import json
 import os
 from collections.abc import Callable
 from typing import Any
@@ -163,8 +164,10 @@ class OpenAIProvider(_EndpointProvider):
         messages: list[dict[str, Any]] = []
         if view.system_prompt:
             messages.append({"role": "system", "content": view.system_prompt})
-        messages += [_openai_message(m) for m in view.messages]
+        for m in view.messages:
+            messages += _openai_messages(m)
         kwargs: dict[str, Any] = {"model": model or self.models[0], "messages": messages}
+        kwargs.update(openai_tools(request.tools, request.tool_choice))
         if request.max_tokens:
             kwargs["max_tokens"] = request.max_tokens
         if request.temperature is not None:
@@ -177,11 +180,18 @@ class OpenAIProvider(_EndpointProvider):
         finally:
             await client.close()
         choice = reply.choices[0]
-        stop = {"stop": "endTurn", "length": "maxTokens"}.get(
+        stop = {"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse"}.get(
             choice.finish_reason or "", choice.finish_reason
         )
         tokens = getattr(reply.usage, "total_tokens", None) if reply.usage else None
-        return SamplingAnswer(choice.message.content or "", reply.model or kwargs["model"], stop, tokens)
+        calls = [_openai_call(call) for call in (choice.message.tool_calls or [])]
+        return SamplingAnswer(
+            choice.message.content or "",
+            reply.model or kwargs["model"],
+            "toolUse" if calls else stop,
+            tokens,
+            tool_calls=calls,
+        )
 
     def __repr__(self) -> str:
         return (
@@ -219,6 +229,7 @@ class AnthropicProvider(_EndpointProvider):
             "max_tokens": request.max_tokens or 1024,
             "messages": [_anthropic_message(m) for m in view.messages],
         }
+        kwargs.update(anthropic_tools(request.tools, request.tool_choice))
         if view.system_prompt:
             kwargs["system"] = view.system_prompt
         if request.temperature is not None:
@@ -231,12 +242,20 @@ class AnthropicProvider(_EndpointProvider):
         finally:
             await client.close()
         text = "".join(getattr(block, "text", "") for block in reply.content)
-        stop = {"end_turn": "endTurn", "max_tokens": "maxTokens", "stop_sequence": "stopSequence"}.get(
-            reply.stop_reason or "", reply.stop_reason
-        )
+        stop = {
+            "end_turn": "endTurn",
+            "max_tokens": "maxTokens",
+            "stop_sequence": "stopSequence",
+            "tool_use": "toolUse",
+        }.get(reply.stop_reason or "", reply.stop_reason)
         usage = reply.usage
         tokens = (usage.input_tokens + usage.output_tokens) if usage else None
-        return SamplingAnswer(text, reply.model, stop, tokens)
+        calls = [
+            {"id": block.id, "name": block.name, "input": dict(block.input or {})}
+            for block in reply.content
+            if getattr(block, "type", "") == "tool_use"
+        ]
+        return SamplingAnswer(text, reply.model, "toolUse" if calls else stop, tokens, tool_calls=calls)
 
     def __repr__(self) -> str:
         return f"<AnthropicProvider models={self.models} key from ${self.api_key_env}>"
@@ -301,6 +320,8 @@ class _EditedView:
         self.stop_sequences = request.stop_sequences
         self.model_preferences = request.model_preferences
         self.include_context = request.include_context
+        self.tools = request.tools
+        self.tool_choice = request.tool_choice
 
     @property
     def text(self) -> str:
@@ -321,6 +342,96 @@ def _normalise_messages(edited: Any, original: list[dict]) -> list[dict]:
     return out
 
 
+def openai_tools(tools: list[dict[str, Any]], choice: str | None) -> dict[str, Any]:
+    """The ``tools``/``tool_choice`` arguments of a chat completion for a sampling request's tools
+    (none when it offered none): each an OpenAI ``function`` with the tool's JSON Schema."""
+    if not tools:
+        return {}
+    out: dict[str, Any] = {
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": t["name"],
+                    "description": t.get("description") or "",
+                    "parameters": t.get("input_schema") or {"type": "object", "properties": {}},
+                },
+            }
+            for t in tools
+        ]
+    }
+    if choice:
+        out["tool_choice"] = choice  # "auto", "required" and "none" mean the same in both APIs
+    return out
+
+
+def anthropic_tools(tools: list[dict[str, Any]], choice: str | None) -> dict[str, Any]:
+    """The ``tools``/``tool_choice`` arguments of an Anthropic message for a sampling request's tools."""
+    if not tools:
+        return {}
+    out: dict[str, Any] = {
+        "tools": [
+            {
+                "name": t["name"],
+                "description": t.get("description") or "",
+                "input_schema": t.get("input_schema") or {"type": "object", "properties": {}},
+            }
+            for t in tools
+        ]
+    }
+    if choice:
+        out["tool_choice"] = {"type": {"required": "any"}.get(choice, choice)}
+    return out
+
+
+def _openai_call(call: Any) -> dict[str, Any]:
+    """An OpenAI tool call as ``{"id", "name", "input"}`` (arguments that are not a JSON object are
+    kept under ``"arguments"``, so the server sees what the model wrote)."""
+    raw = call.function.arguments or "{}"
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        parsed = None
+    return {
+        "id": call.id,
+        "name": call.function.name,
+        "input": parsed if isinstance(parsed, dict) else {"arguments": raw},
+    }
+
+
+def _blocks(m: dict) -> list[dict]:
+    """A message's content blocks (one for a single-block message)."""
+    return list(m.get("blocks") or [m])
+
+
+def _openai_messages(m: dict) -> list[dict[str, Any]]:
+    """One sampling message as OpenAI chat messages: tool uses become the assistant's ``tool_calls``,
+    each tool result a ``tool`` message; everything else one message as before."""
+    blocks = _blocks(m)
+    uses = [b for b in blocks if b.get("type") == "tool_use"]
+    results = [b for b in blocks if b.get("type") == "tool_result"]
+    if not uses and not results:
+        return [_openai_message(m)]
+    out: list[dict[str, Any]] = [
+        {"role": "tool", "tool_call_id": b.get("tool_use_id", ""), "content": b.get("result", "")}
+        for b in results
+    ]
+    texts = "\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+    if uses:
+        calls = [
+            {
+                "id": b.get("id", ""),
+                "type": "function",
+                "function": {"name": b.get("name", ""), "arguments": json.dumps(b.get("input") or {})},
+            }
+            for b in uses
+        ]
+        out.append({"role": "assistant", "content": texts or None, "tool_calls": calls})
+    elif texts:
+        out.append({"role": "user", "content": texts})
+    return out
+
+
 def _openai_message(m: dict) -> dict[str, Any]:
     role = "assistant" if m.get("role") == "assistant" else "user"
     if m.get("type") == "image":
@@ -335,8 +446,32 @@ def _openai_message(m: dict) -> dict[str, Any]:
     return {"role": role, "content": m.get("text", "")}
 
 
+def _anthropic_block(b: dict) -> dict[str, Any]:
+    kind = b.get("type")
+    if kind == "tool_use":
+        return {
+            "type": "tool_use",
+            "id": b.get("id", ""),
+            "name": b.get("name", ""),
+            "input": b.get("input") or {},
+        }
+    if kind == "tool_result":
+        return {
+            "type": "tool_result",
+            "tool_use_id": b.get("tool_use_id", ""),
+            "content": b.get("result", ""),
+            "is_error": bool(b.get("is_error")),
+        }
+    if kind == "image":
+        source = {"type": "base64", "media_type": b.get("mime_type", "image/png"), "data": b.get("data", "")}
+        return {"type": "image", "source": source}
+    return {"type": "text", "text": b.get("text", "") or f"[{kind} content]"}
+
+
 def _anthropic_message(m: dict) -> dict[str, Any]:
     role = "assistant" if m.get("role") == "assistant" else "user"
+    if m.get("type") in ("blocks", "tool_use", "tool_result"):
+        return {"role": role, "content": [_anthropic_block(b) for b in _blocks(m)]}
     if m.get("type") == "image":
         source = {"type": "base64", "media_type": m.get("mime_type", "image/png"), "data": m.get("data", "")}
         return {"role": role, "content": [{"type": "image", "source": source}]}
@@ -347,11 +482,13 @@ def _as_answer(result: Any, model: str) -> SamplingAnswer:
     if isinstance(result, SamplingAnswer):
         return result
     if isinstance(result, dict):
+        calls = [dict(c) for c in result.get("tool_calls") or []]
         return SamplingAnswer(
             str(result.get("text", "")),
             str(result.get("model") or model),
-            result.get("stop_reason", "endTurn"),
+            result.get("stop_reason", "toolUse" if calls else "endTurn"),
             result.get("tokens"),
+            tool_calls=calls,
         )
     if isinstance(result, str):
         return SamplingAnswer(result, model)

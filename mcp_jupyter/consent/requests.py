@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import re
 import threading
 import time
@@ -91,6 +92,9 @@ class SamplingAnswer:
     model: str
     stop_reason: str | None = "endTurn"
     tokens: int | None = None
+    #: The tools the model asks to call (a request that offered ``tools``): ``{"id", "name", "input"}``
+    #: each. Sent to the server as ``tool_use`` blocks, with ``stop_reason`` ``"toolUse"``.
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
 
 
 def looks_secret(*texts: Any) -> bool:
@@ -104,7 +108,9 @@ class ConsentRequest:
     Read-only views of the request: :attr:`messages` (dicts with ``role``, ``type`` and ``text`` or
     ``data``/``mime_type``), :attr:`system_prompt`, :attr:`include_context`,
     :attr:`model_preferences`, :attr:`max_tokens`, :attr:`temperature`, :attr:`stop_sequences`
-    (sampling); :attr:`message`, :attr:`schema`, :attr:`url`, :attr:`mode` (elicitation);
+    (sampling), :attr:`tools` (``[{"name", "description", "input_schema"}]``: the tools the server
+    offers the model) and :attr:`tool_choice` (``"auto"``, ``"required"``, ``"none"`` or None);
+    :attr:`message`, :attr:`schema`, :attr:`url`, :attr:`mode` (elicitation);
     :attr:`roots` (``[{"uri", "name"}]``: what a ``roots/list`` under policy ``ask`` would share).
     :attr:`state` moves ``waiting`` -> (sampling: ``generating`` -> ``review``) -> ``done``;
     listeners added with :meth:`on_change` are called (on any thread) after each change.
@@ -124,6 +130,8 @@ class ConsentRequest:
         self.draft: SamplingAnswer | None = None
         self.error = ""
         self.outcome: Decision | None = None
+        self.tools: list[dict[str, Any]] = []
+        self.tool_choice: str | None = None
         self._listeners: list[Callable[[ConsentRequest], None]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -156,6 +164,14 @@ class ConsentRequest:
         self.roots = []
         self.temperature: float | None = p.temperature
         self.stop_sequences: list[str] = list(p.stop_sequences or [])
+        # Sampling with tools (2025-11-25): the tools are the *server's*, described for the model;
+        # the model may answer with tool_use blocks, which the server runs, not this client.
+        self.tools: list[dict[str, Any]] = [
+            {"name": t.name, "description": t.description or "", "input_schema": dict(t.input_schema or {})}
+            for t in (getattr(p, "tools", None) or [])
+        ]
+        choice = getattr(p, "tool_choice", None)
+        self.tool_choice: str | None = (choice.mode or "auto") if choice is not None else None
         self.message = ""
         self.schema: dict = {}
         self.url = None
@@ -311,18 +327,36 @@ def _settle(future: asyncio.Future, decision: Decision) -> None:
 
 
 def _message_view(message: Any) -> dict[str, Any]:
-    """A plain dict for one sampling message (text, image, audio, or another content type)."""
+    """A plain dict for one sampling message (text, image, audio, tool use or result, or another
+    content type). A message of several blocks is ``{"type": "blocks", "blocks": [...]}`` with the
+    blocks' text joined in ``text``; only text messages are editable in a card."""
     content = message.content
-    if isinstance(content, list):  # tool-era messages may carry several blocks; show the first text
-        texts = [c.text for c in content if getattr(c, "type", "") == "text"]
-        return {"role": message.role, "type": "text", "text": "\n".join(texts)}
+    if isinstance(content, list):
+        if all(getattr(c, "type", "") == "text" for c in content):
+            return {"role": message.role, "type": "text", "text": "\n".join(c.text for c in content)}
+        blocks = [_block_view(c) for c in content]
+        text = "\n".join(b.get("text", "") for b in blocks if b.get("text"))
+        return {"role": message.role, "type": "blocks", "blocks": blocks, "text": text}
+    return {"role": message.role, **_block_view(content)}
+
+
+def _block_view(content: Any) -> dict[str, Any]:
     kind = getattr(content, "type", "unknown")
-    view: dict[str, Any] = {"role": message.role, "type": kind}
+    view: dict[str, Any] = {"type": kind}
     if kind == "text":
         view["text"] = content.text
     elif kind in ("image", "audio"):
         view["data"] = content.data
         view["mime_type"] = content.mime_type
+    elif kind == "tool_use":
+        view.update(id=content.id, name=content.name, input=dict(content.input or {}))
+        view["text"] = f"[calls tool {content.name}({json.dumps(content.input, default=str)[:500]})]"
+    elif kind == "tool_result":
+        result = "\n".join(getattr(c, "text", f"[{getattr(c, 'type', '?')}]") for c in content.content or [])
+        if not result and content.structured_content is not None:
+            result = json.dumps(content.structured_content, default=str)
+        view.update(tool_use_id=content.tool_use_id, result=result, is_error=bool(content.is_error))
+        view["text"] = f"[tool result{' (error)' if content.is_error else ''}: {result[:500]}]"
     else:
         view["text"] = f"[{kind} content]"
     return view

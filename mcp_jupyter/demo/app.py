@@ -53,6 +53,7 @@ Prompts: ``review_code(code: str, language: str)`` (``language`` completes by pr
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import logging
@@ -88,8 +89,10 @@ from mcp_types import (
     CompletionArgument,
     CompletionContext,
     CreateMessageResult,
+    CreateMessageResultWithTools,
     EmbeddedResource,
     EmptyResult,
+    Icon,
     ImageContent,
     ListRootsResult,
     LoggingLevel,
@@ -101,7 +104,10 @@ from mcp_types import (
     SubscribeRequestParams,
     TextContent,
     TextResourceContents,
+    Tool,
     ToolAnnotations,
+    ToolChoice,
+    ToolUseContent,
     UnsubscribeRequestParams,
 )
 from pydantic import Field
@@ -118,6 +124,8 @@ from mcp_jupyter.demo.models import (
     Row,
     Stats,
     Summary,
+    ToolCall,
+    ToolUseReport,
     User,
     Weather,
 )
@@ -172,7 +180,9 @@ def create_server(*, allow_crash: bool = False) -> MCPServer:
     """
     state = DemoState(allow_crash=allow_crash)
     with _root_logging_untouched():
-        server = MCPServer(name=SERVER_NAME, version=SERVER_VERSION, instructions=INSTRUCTIONS)
+        server = MCPServer(
+            name=SERVER_NAME, version=SERVER_VERSION, instructions=INSTRUCTIONS, icons=SERVER_ICONS
+        )
     _add_basic_tools(server)
     _add_content_tools(server)
     _add_behaviour_tools(server, state)
@@ -201,10 +211,32 @@ def _root_logging_untouched() -> Iterator[None]:
 _READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
+def _png_icon(png: bytes) -> list[Icon]:
+    """An icon list of one PNG, inlined as a `data:` URI (clients load no address for it)."""
+    src = "data:image/png;base64," + base64.b64encode(png).decode()
+    return [Icon(src=src, mime_type="image/png", sizes=["32x32"])]
+
+
+def _svg_icon(path: str, color: str) -> list[Icon]:
+    """An icon list of one 24x24 SVG drawing `path` in `color`, inlined as a `data:` URI."""
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="{color}" d="{path}"/></svg>'
+    )
+    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    return [Icon(src=src, mime_type="image/svg+xml", sizes=["any"])]
+
+
+#: The demo's icons (2025-11-25 `icons`): the server's logo, and a few drawn ones for items.
+SERVER_ICONS = _png_icon(logo_png())
+_PLUS = _svg_icon("M10 4h4v6h6v4h-6v6h-4v-6H4v-4h6z", "#266ed2")
+_BUBBLE = _svg_icon("M4 4h16v11H9l-5 4z", "#8246b4")
+_PAGE = _svg_icon("M6 2h8l5 5v15H6zm8 1v5h5", "#287c3c")
+
+
 def _add_basic_tools(server: MCPServer) -> None:
     """Tools with typed, enum, nested-object and array arguments and structured results."""
 
-    @server.tool(title="Add two integers", annotations=_READ_ONLY)
+    @server.tool(title="Add two integers", annotations=_READ_ONLY, icons=_PLUS)
     def add(
         a: Annotated[int, Field(description="First addend")],
         b: Annotated[int, Field(description="Second addend")],
@@ -272,7 +304,9 @@ def _fake_weather(city: str, units: Literal["metric", "imperial"]) -> Weather:
 def _add_content_tools(server: MCPServer) -> None:
     """Tools whose results are content blocks other than plain text."""
 
-    @server.tool(title="Draw a disc", annotations=_READ_ONLY)
+    @server.tool(
+        title="Draw a disc", annotations=_READ_ONLY, icons=_png_icon(disc_png(parse_color("teal"), 32))
+    )
     def image(
         color: Annotated[
             str, Field(description="A color name (red, green, blue, teal...) or #rrggbb")
@@ -454,6 +488,32 @@ def _summary_request(text: str, max_words: int) -> Sample:
     )
 
 
+#: The tool `forecast` offers the client's LLM (sampling with tools): the demo's own weather report.
+WEATHER_TOOL = Tool(
+    name="get_weather",
+    description="The current weather in a city (made up, but the same every time).",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "The city"},
+            "units": {"type": "string", "enum": ["metric", "imperial"]},
+        },
+        "required": ["city"],
+    },
+)
+
+
+def _forecast_request(question: str) -> Sample:
+    """Resolver for `forecast`: ask the client's LLM, offering it the `get_weather` tool."""
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=question))],
+        max_tokens=200,
+        system_prompt="Use the get_weather tool for questions about the weather.",
+        tools=[WEATHER_TOOL],
+        tool_choice=ToolChoice(mode="auto"),
+    )
+
+
 def _client_roots() -> ListRoots:
     """Resolver for `roots`: ask the client which roots it exposes."""
     return ListRoots()
@@ -482,7 +542,7 @@ def _add_client_feature_tools(server: MCPServer) -> None:
             return f"Hello, whoever you are (you chose to {answer.action})."
         return f"Hello, {answer.data.name}! Welcome to the MCP demo server."
 
-    @server.tool(title="Summarize with the client's LLM", annotations=_READ_ONLY)
+    @server.tool(title="Summarize with the client's LLM", annotations=_READ_ONLY, icons=_BUBBLE)
     def summarize(
         text: Annotated[str, Field(description="The text to summarize")],
         max_words: Annotated[int, Field(description="Upper bound on the summary's length")] = 30,
@@ -494,6 +554,31 @@ def _add_client_feature_tools(server: MCPServer) -> None:
         summary = content.text if isinstance(content, TextContent) else f"[{content.type} content]"
         return Summary(summary=summary, model=reply.model, stop_reason=reply.stop_reason)
 
+    @server.tool(title="Ask the client's LLM, offering it a tool", annotations=_READ_ONLY)
+    def forecast(
+        question: Annotated[str, Field(description="What to ask the LLM")] = "What is the weather in Paris?",
+        *,
+        reply: Annotated[CreateMessageResultWithTools, Resolve(_forecast_request)],
+    ) -> ToolUseReport:
+        """Ask the client's LLM a question, offering it a `get_weather` tool (sampling with tools);
+        run the tool calls it answers with and report them, with their results."""
+        blocks = reply.content_as_list
+        calls = [b for b in blocks if isinstance(b, ToolUseContent)]
+        weather = [
+            _fake_weather(
+                str(c.input.get("city", "?")), "imperial" if c.input.get("units") == "imperial" else "metric"
+            )
+            for c in calls
+            if c.name == WEATHER_TOOL.name
+        ]
+        return ToolUseReport(
+            model=reply.model,
+            stop_reason=reply.stop_reason,
+            text="\n".join(b.text for b in blocks if isinstance(b, TextContent)),
+            tool_calls=[ToolCall(id=c.id, name=c.name, input=c.input) for c in calls],
+            weather=weather,
+        )
+
     @server.tool(title="List the client's roots", annotations=_READ_ONLY)
     def roots(listed: Annotated[ListRootsResult, Resolve(_client_roots)]) -> list[RootInfo]:
         """The roots (directories, repositories...) the client exposes to this server."""
@@ -503,7 +588,9 @@ def _add_client_feature_tools(server: MCPServer) -> None:
 def _add_resources(server: MCPServer, state: DemoState) -> None:
     """Text, binary, changing and templated resources."""
 
-    @server.resource("demo://readme", name="readme", title="About the demo server", mime_type="text/markdown")
+    @server.resource(
+        "demo://readme", name="readme", title="About the demo server", mime_type="text/markdown", icons=_PAGE
+    )
     def readme() -> str:
         """What the demo server offers, in Markdown."""
         return data.README
@@ -546,7 +633,7 @@ def _add_resources(server: MCPServer, state: DemoState) -> None:
 def _add_prompts(server: MCPServer) -> None:
     """Prompts with arguments (one of them completable)."""
 
-    @server.prompt(title="Review code")
+    @server.prompt(title="Review code", icons=_BUBBLE)
     def review_code(
         code: Annotated[str, Field(description="The source code to review")],
         language: Annotated[str, Field(description="Programming language (completes: try 'py')")],

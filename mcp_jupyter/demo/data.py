@@ -13,7 +13,7 @@ or connect to it in-process: `mj.connect("demo", mcp_jupyter.demo.server)`.
 
 - **Tools**: `add`, `echo`, `weather`, `create_user`, `stats`, `table`, `image`, `mixed`,
   `countdown`, `log_messages`, `fail`, `slow`, `lookup`, `crash`, `increment`, `ask_user`,
-  `summarize`, `roots`.
+  `summarize`, `forecast` (sampling with a tool offered to the LLM), `roots`.
 - **Resources**: `demo://readme`, `demo://data.csv`, `demo://config.json`, `demo://logo.png`,
   `demo://counter`, `demo://status`, and the template `demo://items/{item_id}`.
 - **Prompts**: `review_code(code, language)`, `greeting(name)`.

@@ -102,6 +102,24 @@ class Summary(BaseModel):
     stop_reason: str | None = None
 
 
+class ToolCall(BaseModel):
+    """One tool the client's LLM asked to call (a `tool_use` block of a sampling answer)."""
+
+    id: str
+    name: str
+    input: dict
+
+
+class ToolUseReport(BaseModel):
+    """What `forecast` returns: the LLM's answer, the tools it asked for, and what they gave."""
+
+    model: str
+    stop_reason: str | None = None
+    text: str = ""
+    tool_calls: list[ToolCall] = []
+    weather: list[Weather] = []
+
+
 class RootInfo(BaseModel):
     """One root the client exposed."""
 

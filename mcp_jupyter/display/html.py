@@ -10,8 +10,9 @@ that may not import the display layer call it directly). The rules (see ``docs/a
   :func:`short` escapes and cuts a cell or a label, :func:`clip` running text (saying how much);
 * nothing from a server is ever placed in a tag name, an attribute name, a URL scheme or a style;
   the only attribute values we build from server data are escaped ``title`` texts, base64
-  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`) and the
-  escaped ``https:`` link a person confirmed in a URL-mode consent card.
+  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`), the
+  escaped ``https:`` link a person confirmed in a URL-mode consent card and icon sources that
+  :func:`mcp_jupyter.icons.choose` allowed (:func:`icon`).
 
 Trusted HTML that we generate ourselves is wrapped in :class:`Safe` so the table and card builders
 can tell it apart from plain (untrusted) strings, which they always escape.
@@ -24,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from mcp_jupyter.escaping import escape
+from mcp_jupyter.icons import DISPLAY_PX, IconChoice
 
 #: Characters shown of a single string before it is cut.
 TEXT_LIMIT = 20_000
@@ -120,6 +122,21 @@ def badge(label: str, kind: str = "info", title: str | None = None) -> Safe:
     """A small coloured label; ``kind`` is one of our own names (info, ok, warn, error, muted)."""
     tip = f' title="{esc(title)}"' if title else ""
     return Safe(f'<span class="mcpj-badge mcpj-badge-{esc(kind)}"{tip}>{esc(label)}</span>')
+
+
+def icon(choice: IconChoice | None) -> Safe:
+    """An item's or server's icon: an ``<img>`` of an allowed ``data:``/same-origin ``https:`` source
+    (never inline SVG, drawn at ``DISPLAY_PX``), the note of a refused one, or nothing."""
+    if choice is None:
+        return Safe("")
+    if choice.src is None:
+        return Safe(
+            f'<span class="mcpj-icon-note mcpj-muted">[{esc(choice.note or "icon not loaded")}]</span> '
+        )
+    return Safe(
+        f'<img class="mcpj-icon" src="{esc(choice.src)}" alt="" width="{DISPLAY_PX}" height="{DISPLAY_PX}" '
+        'referrerpolicy="no-referrer"> '
+    )
 
 
 def json_tree(value: Any, *, label: str = "", depth: int = 0, open_levels: int = 1) -> Safe:
@@ -263,6 +280,7 @@ CSS = """
 .mcpj-pre{font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,12px);
  background:var(--jp-layout-color2,#f5f5f5);color:var(--jp-content-font-color1,#222);padding:4px 6px;
  margin:2px 0;white-space:pre-wrap;word-break:break-word;max-height:30em;overflow:auto}
+.mcpj-icon{width:20px;height:20px;max-width:24px;max-height:24px;object-fit:contain;vertical-align:middle;margin-right:4px}
 .mcpj-badge{display:inline-block;padding:0 6px;margin:0 2px 0 0;border-radius:8px;
  font-size:var(--jp-ui-font-size0,11px);border:1px solid var(--jp-border-color2,#ccc);white-space:nowrap}
 .mcpj-badge-ok{background:var(--jp-success-color3,#e8f5e9);color:var(--jp-success-color0,#1b5e20)}

@@ -18,6 +18,7 @@ from mcp_jupyter.display.html import (
     definition_list,
     esc,
     human_size,
+    icon,
     json_tree,
     pre,
     section,
@@ -68,6 +69,20 @@ def visibility_badge(visibility: Any) -> Safe:
     return Safe(f'<span class="mcpj-muted">{short(", ".join(values), 100)}</span>')
 
 
+def item_icon(item: Any) -> Safe:
+    """The icon of a listed item or a connection (``.icon``, checked by :mod:`mcp_jupyter.icons`)."""
+    try:
+        choice = getattr(item, "icon", None)
+    except Exception:  # noqa: BLE001 - a closed connection has no server info: no icon
+        return Safe("")
+    return icon(choice)
+
+
+def _named(item: Any, text: Any, limit: int = 300) -> Safe:
+    """A listing's first cell: the item's icon, then ``text``."""
+    return Safe(item_icon(item) + short(text or "", limit))
+
+
 def _argument_names(schema: Any) -> Safe:
     """``a*, b`` from an inputSchema (``*`` marks required), escaped."""
     if not isinstance(schema, Mapping):
@@ -88,7 +103,7 @@ def tools_html(tools: Iterable[Any], title: str = "tools") -> Safe:
     """Tools as a table: name, title, description, hint badges, visibility, arguments."""
     rows = [
         (
-            getattr(t, "name", ""),
+            _named(t, getattr(t, "name", "")),
             getattr(t, "title", None) or "",
             getattr(t, "description", None) or "",
             tool_badges(getattr(t, "annotations", None)),
@@ -109,7 +124,7 @@ def resources_html(resources: Iterable[Any]) -> Safe:
     """Resources as a table: URI, name, title, MIME type, size, description."""
     rows = [
         (
-            Safe(f"<code>{short(getattr(r, 'uri', ''))}</code>"),
+            Safe(item_icon(r) + Safe(f"<code>{short(getattr(r, 'uri', ''))}</code>")),
             getattr(r, "name", None) or "",
             getattr(r, "title", None) or "",
             getattr(r, "mime_type", None) or "",
@@ -126,7 +141,7 @@ def templates_html(templates: Iterable[Any]) -> Safe:
     """Resource templates as a table: URI template, name, title, MIME type, description."""
     rows = [
         (
-            Safe(f"<code>{short(getattr(t, 'uri_template', ''))}</code>"),
+            Safe(item_icon(t) + Safe(f"<code>{short(getattr(t, 'uri_template', ''))}</code>")),
             getattr(t, "name", None) or "",
             getattr(t, "title", None) or "",
             getattr(t, "mime_type", None) or "",
@@ -152,7 +167,7 @@ def prompts_html(prompts: Iterable[Any]) -> Safe:
     """Prompts as a table: name, title, description, arguments."""
     rows = [
         (
-            getattr(p, "name", ""),
+            _named(p, getattr(p, "name", "")),
             getattr(p, "title", None) or "",
             getattr(p, "description", None) or "",
             _prompt_arguments(getattr(p, "arguments", None)),
@@ -175,7 +190,9 @@ def tool_html(tool: Any) -> Safe:
     body += section("inputSchema", json_tree(getattr(tool, "input_schema", None) or {}))
     if getattr(tool, "output_schema", None):
         body += section("outputSchema", json_tree(tool.output_schema), open_=False)
-    return card(Safe(f"{badge('tool', 'info')} {short(getattr(tool, 'name', ''), 200)}"), body)
+    return card(
+        Safe(f"{badge('tool', 'info')} {item_icon(tool)}{short(getattr(tool, 'name', ''), 200)}"), body
+    )
 
 
 def resource_html(resource: Any) -> Safe:
@@ -188,7 +205,7 @@ def resource_html(resource: Any) -> Safe:
         ("description", getattr(resource, "description", None)),
     ]
     return card(
-        Safe(f"{badge('resource', 'info')} {short(getattr(resource, 'name', ''), 200)}"),
+        Safe(f"{badge('resource', 'info')} {item_icon(resource)}{short(getattr(resource, 'name', ''), 200)}"),
         definition_list(pairs),
     )
 
@@ -202,7 +219,7 @@ def template_html(template: Any) -> Safe:
         ("description", getattr(template, "description", None)),
     ]
     return card(
-        Safe(f"{badge('template', 'info')} {short(getattr(template, 'name', ''), 200)}"),
+        Safe(f"{badge('template', 'info')} {item_icon(template)}{short(getattr(template, 'name', ''), 200)}"),
         definition_list(pairs),
     )
 
@@ -215,7 +232,8 @@ def prompt_html(prompt: Any) -> Safe:
         ("arguments", _prompt_arguments(getattr(prompt, "arguments", None)) or None),
     ]
     return card(
-        Safe(f"{badge('prompt', 'info')} {short(getattr(prompt, 'name', ''), 200)}"), definition_list(pairs)
+        Safe(f"{badge('prompt', 'info')} {item_icon(prompt)}{short(getattr(prompt, 'name', ''), 200)}"),
+        definition_list(pairs),
     )
 
 
@@ -325,7 +343,10 @@ def connection_html(conn: Any) -> Safe:
             "stderr (tail)", pre(str(stderr)[-5000:], where="conn.stderr"), open_=status != "connected"
         )
     name = getattr(conn, "name", "")
-    return card(Safe(f"{badge('MCP server', 'info')} {short(name, 200)}"), body)
+    title = (
+        f"{badge('MCP server', 'info')} {item_icon(conn) if status == 'connected' else ''}{short(name, 200)}"
+    )
+    return card(Safe(title), body)
 
 
 def _server_label(info: Any) -> str:
@@ -401,6 +422,7 @@ __all__ = [
     "connection_html",
     "esc",
     "history_html",
+    "item_icon",
     "logs_html",
     "prompts_html",
     "protocol_features_html",

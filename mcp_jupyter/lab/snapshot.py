@@ -5,7 +5,8 @@ consent inbox.
 does not answer within :data:`LIST_TIMEOUT` seconds shows what is cached). :func:`build_idle` is
 the same without any request, for a kernel whose runtime never started. Everything here is plain
 JSON data for the ``snapshot`` message (docs/architecture.md, "The JupyterLab channel"); text that
-came from a server is passed as data, never as markup: the frontend escapes it.
+came from a server is passed as data, never as markup: the frontend escapes it. Icons are passed
+already checked (:func:`icon`): an allowed ``src`` or a note saying why none was loaded.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = [
     "connection_entry",
     "configured",
     "inbox",
+    "icon",
     "inbox_item",
     "magics_loaded",
     "task_entries",
@@ -148,18 +150,24 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
     if alive:
         try:
             info = conn.server_info
-            server = {"name": info.get("name"), "version": info.get("version")}
+            server = {"name": info.get("name"), "version": info.get("version"), "icon": icon(conn)}
             protocol = conn.protocol_version
         except Exception:  # noqa: BLE001 - it died between the two questions
             alive = False
     items = {
         "tools": [_tool(t) for t in listed.get("tools", [])],
         "resources": [
-            {"uri": r.uri, "name": r.name, "description": r.description, "mime_type": r.mime_type}
+            {
+                "uri": r.uri,
+                "name": r.name,
+                "description": r.description,
+                "mime_type": r.mime_type,
+                "icon": icon(r),
+            }
             for r in listed.get("resources", [])
         ],
         "templates": [
-            {"uri_template": t.uri_template, "name": t.name, "description": t.description}
+            {"uri_template": t.uri_template, "name": t.name, "description": t.description, "icon": icon(t)}
             for t in listed.get("templates", [])
         ],
         "prompts": [
@@ -167,6 +175,7 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
                 "name": p.name,
                 "title": p.title,
                 "description": p.description,
+                "icon": icon(p),
                 "arguments": [
                     {"name": a.name, "description": a.description, "required": a.required}
                     for a in p.arguments
@@ -195,9 +204,20 @@ def _tool(tool: Any) -> dict[str, Any]:
         "title": tool.title,
         "description": tool.description,
         "has_app": _has_app(tool),
+        "icon": icon(tool),
         # MCP Apps visibility: the sidebar marks a tool without "model" as "app only"
         "visibility": list(tool.visibility),
     }
+
+
+def icon(item: Any) -> dict[str, Any] | None:
+    """An item's or connection's icon for the sidebar, as :func:`mcp_jupyter.icons.choose` decided
+    it (``{src, note, mime_type}``), or None when the server gave none."""
+    try:
+        choice = item.icon
+    except Exception:  # noqa: BLE001 - a connection that closed meanwhile has no server info
+        return None
+    return None if choice is None else choice.to_json()
 
 
 def _has_app(tool: Any) -> bool:
@@ -238,6 +258,14 @@ def configured() -> list[dict[str, Any]]:
     return entries
 
 
+def _draft(draft: Any) -> dict[str, Any] | None:
+    """A sampling draft for review: its text and model, and the tool calls it asks for (if any)."""
+    if draft is None:
+        return None
+    calls = [{"id": c.get("id"), "name": c.get("name"), "input": c.get("input")} for c in draft.tool_calls]
+    return {"text": draft.text, "model": draft.model, **({"tool_calls": calls} if calls else {})}
+
+
 def inbox() -> list[dict[str, Any]]:
     """The consent requests waiting for a person, oldest first."""
     return [inbox_item(r) for r in broker.pending() if r.state != "done"]
@@ -256,8 +284,24 @@ def inbox_item(request: ConsentRequest) -> dict[str, Any]:
             "chosen_model": request.chosen_model,
             "needs_human": request.needs_human,
             "state": request.state,
-            "draft": {"text": request.draft.text, "model": request.draft.model} if request.draft else None,
+            "draft": _draft(request.draft),
             "error": request.error or None,
+            # sampling with tools (only then): the server's tools offered to the model, and the choice
+            **(
+                {
+                    "tools": [
+                        {
+                            "name": t["name"],
+                            "description": t["description"],
+                            "input_schema": t["input_schema"],
+                        }
+                        for t in request.tools
+                    ],
+                    "tool_choice": request.tool_choice,
+                }
+                if request.tools
+                else {}
+            ),
         }
     elif request.feature == "roots":
         title = "asks which folders it may use (roots)"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -149,6 +150,8 @@ class SamplingCard(ConsentCard):
         )
         self.system_box.add_class("mcpj-consent-system")
         parts += [W.HTML("<b>System prompt</b>"), self.system_box, W.HTML(self._parameters_html())]
+        if r.tools:
+            parts.append(W.HTML(self._tools_html(), _dom_classes=["mcpj-consent-tools"]))
         models = list(dict.fromkeys([*(r.models or []), *([r.chosen_model] if r.chosen_model else [])]))
         self.model_picker = W.Dropdown(
             options=models or ["(none)"], value=r.chosen_model or (models or ["(none)"])[0]
@@ -162,6 +165,7 @@ class SamplingCard(ConsentCard):
         label = "Send reply" if r.needs_human else "Approve"
         self.approve_button = _button(label, "mcpj-consent-approve", "success", "check", submits=True)
         self.approve_button.on_click(lambda _b: self._approve())
+        self.tool_calls_html = W.HTML("", _dom_classes=["mcpj-consent-tool-calls"])
         self.answer_box = W.Textarea(layout=W.Layout(width="100%", display="none"))
         self.answer_box.add_class("mcpj-consent-answer")
         self.send_button = _button(
@@ -175,6 +179,7 @@ class SamplingCard(ConsentCard):
             parts.append(self.model_picker)
         parts += [
             W.HBox([self.approve_button, self.decline_button, self.cancel_button]),
+            self.tool_calls_html,
             self.answer_box,
             self.send_button,
         ]
@@ -191,6 +196,23 @@ class SamplingCard(ConsentCard):
         if kind in ("image", "audio"):
             return W.VBox([role, _media_widget(kind, message)])
         return W.VBox([role, W.HTML(f"<i>{clip(message.get('text', kind))}</i>")])
+
+    def _tools_html(self) -> str:
+        """The server's tools offered to the model: it may answer by asking the server to run one."""
+        r = self.request
+        choice = {"required": "must call one", "none": "may not call any", "auto": "may call one"}.get(
+            r.tool_choice or "auto", "may call one"
+        )
+        rows = "".join(
+            f"<li><code>{clip(t['name'], 120)}</code> <span style='color:{style.MUTED}'>"
+            f"{clip(t['description'], 300)}</span></li>"
+            for t in r.tools[:50]
+        )
+        more = f"<li>… and {len(r.tools) - 50} more</li>" if len(r.tools) > 50 else ""
+        return (
+            f"<b>Tools offered to the model</b> ({len(r.tools)}; the model {choice}; "
+            f"the server runs them, not this notebook)<ul>{rows}{more}</ul>"
+        )
 
     def _parameters_html(self) -> str:
         r = self.request
@@ -261,6 +283,11 @@ class SamplingCard(ConsentCard):
             self.approve_button.disabled = True
         elif r.state == "review" and r.draft is not None:
             self.answer_box.value = r.draft.text[:_TEXT_LIMIT]
+            self.tool_calls_html.value = "".join(
+                f"<div class='mcpj-consent-tool-call'>The model asks the server to run "
+                f"<code>{clip(c.get('name', ''), 120)}</code> with <code>{clip(json.dumps(c.get('input'), default=str), 1000)}</code></div>"
+                for c in r.draft.tool_calls
+            )
             self.answer_box.layout.display = ""
             self.send_button.layout.display = ""
             self.approve_button.layout.display = "none"

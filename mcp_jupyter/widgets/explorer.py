@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as W
 
 from mcp_jupyter.display.html import esc
-from mcp_jupyter.display.tables import connection_html, history_html, logs_html
+from mcp_jupyter.display.tables import connection_html, history_html, item_icon, logs_html
 
 from .background import Job, settle, spawn, start
 from .prompt_form import PromptForm
@@ -198,7 +198,10 @@ class Explorer(W.VBox):
         self._slots = [W.Box(layout=W.Layout(width="100%")) for _ in TABS]
         self.tabs = W.Tab(children=self._slots, titles=TABS)
         self.tabs.add_class("mcpj-explorer-tabs")
-        super().__init__([W.HBox([self.server_selector, self.search]), self.tabs])
+        # the selected server's icon (checked by mcp_jupyter.icons), beside its name
+        self.server_icon = W.HTML("")
+        self.server_icon.add_class("mcpj-server-icon")
+        super().__init__([W.HBox([self.server_icon, self.server_selector, self.search]), self.tabs])
         self.add_class("mcpj-explorer")
         self._removers = [c.on_notification(self._listener(c)) for c in self.connections.values()]
         if server is not None:
@@ -229,6 +232,7 @@ class Explorer(W.VBox):
         return self.panes[key]
 
     def _show_current(self) -> None:
+        self.server_icon.value = str(item_icon(self.conn) if self.conn.alive else "")
         tab = self.current_tab
         pane = self.pane(tab)
         if isinstance(pane, _HtmlPane):

@@ -22,6 +22,7 @@ import ipywidgets as W
 
 from mcp_jupyter.display.content import prompt_result_html
 from mcp_jupyter.display.html import Safe, esc, short, wrap
+from mcp_jupyter.display.tables import item_icon
 
 from . import style
 from .background import Job, output_html, show_failure, start, wait_for
@@ -100,7 +101,9 @@ class PromptForm(W.VBox):
             if p.description
             else Safe("")
         )
-        return wrap(Safe(f"<div><b>prompt {short(p.name, 200)}</b>{esc(title)}</div>{description}"))
+        return wrap(
+            Safe(f"<div>{item_icon(p)}<b>prompt {short(p.name, 200)}</b>{esc(title)}</div>{description}")
+        )
 
     def _argument(self, argument: Any) -> W.Widget:
         name = argument.name

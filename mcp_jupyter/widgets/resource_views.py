@@ -20,6 +20,7 @@ import ipywidgets as W
 
 from mcp_jupyter.display.content import resource_result_html
 from mcp_jupyter.display.html import Safe, esc, short, wrap
+from mcp_jupyter.display.tables import item_icon
 
 from .background import Job, output_html, show_failure, spawn, start, wait_for
 from .completion import CompletingText
@@ -98,7 +99,7 @@ class TemplateForm(_Reader, W.VBox):
         self.read_button.on_click(lambda _b: self.submit())
         self.status, self.output = _output_widgets()
         title = Safe(
-            f"<b>template {short(template.name, 200)}</b> <code>{short(template.uri_template, 300)}</code>"
+            f"{item_icon(template)}<b>template {short(template.name, 200)}</b> <code>{short(template.uri_template, 300)}</code>"
         )
         help_ = (
             Safe(f'<div class="mcpj-muted">{short(template.description, 1000)}</div>')

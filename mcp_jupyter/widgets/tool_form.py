@@ -33,7 +33,7 @@ import ipywidgets as W
 
 from mcp_jupyter.display.apps import tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.display.html import Safe, esc, short, wrap
-from mcp_jupyter.display.tables import APP_ONLY_NOTE, tool_badges, visibility_badge
+from mcp_jupyter.display.tables import APP_ONLY_NOTE, item_icon, tool_badges, visibility_badge
 from mcp_jupyter.schema import resolved_property
 
 from .background import Job, output_html, show_failure, start, wait_for
@@ -223,7 +223,9 @@ class ToolForm(W.VBox):
     def _header_html(self) -> Safe:
         tool = self.tool
         title = tool.title if tool.title and tool.title != tool.name else None
-        head = Safe(f"<b>{short(tool.name, 200)}</b>") + (f" — {title[:200]}" if title else "")
+        head = Safe(f"{item_icon(tool)}<b>{short(tool.name, 200)}</b>") + (
+            f" — {title[:200]}" if title else ""
+        )
         badges = tool_badges(tool.annotations)
         hints = (
             Safe(

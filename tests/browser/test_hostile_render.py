@@ -3,7 +3,8 @@
 Outputs produced by running a cell are *trusted* in JupyterLab: their HTML is not sanitized and
 their scripts would run. So our escaping is the only defence, and this test proves it holds in a
 real browser: no dialog opened, no payload element exists, no payload code ran (the payloads set
-``window.__pwned``), the payloads are visible as text, and the notebook still runs the next cell.
+``window.__pwned``), the payloads are visible as text, its icons are named and never fetched, and the
+notebook still runs the next cell.
 """
 
 from __future__ import annotations
@@ -69,7 +70,11 @@ def run_and_read(page, index: int) -> str:
 
 @pytest.mark.browser
 def test_hostile_server_output_is_inert_in_jupyterlab(open_notebook):
+    from tests.hostile_server import FOREIGN_HOST
+
     page = open_notebook(CELLS)
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     outputs = [run_and_read(page, index) for index in range(len(CELLS))]
 
     assert dialogs(page) == []
@@ -82,6 +87,13 @@ def test_hostile_server_output_is_inert_in_jupyterlab(open_notebook):
     assert "<script>" in outputs[4] and "<details" not in outputs[4]
     assert "did you mean" in outputs[6]
     assert "\\x1b[31m" in outputs[7]  # ANSI escapes from stderr are spelled out
+
+    # its icons (a script URL, a 5 MB SVG, an SVG with script, a foreign https pixel, http, file:) are
+    # named, never drawn: no <img> points anywhere but data: PNG/JPEG, and no request left for the host
+    assert "icon not loaded: javascript: address" in outputs[9]  # %mcp info: the server's icons
+    assert f"icon not loaded: {FOREIGN_HOST}" in outputs[1]  # %mcp tools
+    assert page.locator(f"{OUTPUTS} img.mcpj-icon").count() == 0
+    assert not [url for url in requested if FOREIGN_HOST in url or url.startswith(("file:", "javascript:"))]
 
     # the page is still usable: the last cell ran and printed
     assert "still responsive 42" in outputs[-1]

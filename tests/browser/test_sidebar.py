@@ -12,6 +12,7 @@ typed key by key), and prints the whole greeting.
 (7) Notebook 7: the sidebar opens from View > Left Sidebar and its actions write cells there too.
 (4) screenshots of the sidebar in the light and dark theme (build/screenshots/, gitignored) with the
 text contrast of its parts measured from computed styles.
+(9) icons: the demo's data: icons are drawn as small <img>s; a hostile server's are named, never fetched.
 (8) the command palette's "MCP: Open sidebar", typed, opens the sidebar, which a reload restores; the
 Settings Editor's "Run the written cell" turned off makes Call insert its cell without running it.
 One notebook (one kernel) per test: the machine has 2 cores.
@@ -373,6 +374,59 @@ def test_a_hostile_server_stays_text_and_its_names_are_quoted(open_notebook):
     assert written.inner_text() == expected
     page.locator(".jp-Cell", has_text="get_connection").locator(".mcpj-tool-form").wait_for(timeout=TIMEOUT)
     wait_idle(page)
+    assert page.evaluate("() => window.__pwned") is None
+    assert dialogs(page) == []
+
+
+def test_icons_show_in_the_sidebar_and_hostile_ones_are_named_not_fetched(open_notebook):
+    """The demo's data: icons (a PNG for the server, SVGs as <img> for tools) are drawn; the hostile
+    server's (a script URL, a 5 MB SVG, an SVG with script, a foreign https pixel, http, file:) are
+    named, and the page asks no foreign host for anything."""
+    from tests.hostile_server import FOREIGN_HOST
+
+    page = open_notebook(
+        [
+            "import mcp_jupyter as mj\nfrom mcp_jupyter.demo import create_server as demo_server\n"
+            "from tests.hostile_server import create_server as hostile_server\n"
+            "demo = mj.connect('demo', demo_server())\nhostile = mj.connect('hostile', hostile_server())\n"
+            "print('CONNECTED', 'both')"
+        ]
+    )
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    run(page, 0, expect="CONNECTED both")
+    sidebar = open_sidebar(page)
+
+    demo = connection(sidebar, "demo")
+    server_icon = demo.locator(".mcpj-connection-header img.mcpj-icon")
+    server_icon.wait_for(timeout=TIMEOUT)
+    assert server_icon.get_attribute("src").startswith("data:image/png;base64,")
+    expand(demo.locator('.mcpj-section[data-kind="tools"]'))
+    add_icon = demo.locator('.mcpj-item[data-key="add"] img.mcpj-icon')
+    add_icon.wait_for(timeout=TIMEOUT)
+    assert add_icon.get_attribute("src").startswith("data:image/svg+xml;base64,")
+    # the images decoded and are drawn small, whatever their own size
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=add_icon.element_handle())
+    box = add_icon.bounding_box()
+    assert 16 <= box["width"] <= 24 and 16 <= box["height"] <= 24, box
+    echo = demo.locator('.mcpj-item[data-key="echo"]')
+    assert echo.locator(".mcpj-icon, .mcpj-icon-note").count() == 0
+
+    hostile = connection(sidebar, "hostile")
+    note = hostile.locator(".mcpj-connection-header .mcpj-icon-note")
+    note.wait_for(timeout=TIMEOUT)
+    assert note.inner_text() == "icon not loaded: javascript: address"
+    for kind in ("tools", "resources", "prompts"):
+        expand(hostile.locator(f'.mcpj-section[data-kind="{kind}"]'))
+    table = hostile.locator('.mcpj-item[data-key="table_payloads"] .mcpj-icon-note')
+    table.wait_for(timeout=TIMEOUT)
+    assert table.inner_text() == f"icon not loaded: {FOREIGN_HOST}"
+    assert hostile.locator(".mcpj-icon-note", has_text="icon not loaded").count() >= 4
+    # no <img> of the hostile server at all, so nothing to fetch; and nothing was asked of the host
+    assert hostile.locator("img").count() == 0
+    srcs = sidebar.locator("img").evaluate_all("els => els.map(e => e.getAttribute('src') || '')")
+    assert srcs and all(src.startswith("data:image/") for src in srcs), [s[:60] for s in srcs]
+    assert not [url for url in requested if FOREIGN_HOST in url or url.startswith(("file:", "javascript:"))]
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs(page) == []
 

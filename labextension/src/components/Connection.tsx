@@ -7,6 +7,7 @@ import * as codegen from '../codegen';
 import { IMcpChannel } from '../tokens';
 import { IConnectionView } from '../view';
 import { ICellActions } from './actions';
+import { Icon } from './Icon';
 import { Section } from './Section';
 import { Tasks } from './Tasks';
 import { useTrans } from './translation';
@@ -31,6 +32,7 @@ export function Connection(props: {
           {open ? '▾' : '▸'}
         </button>
         <span className={`mcpj-dot mcpj-dot-${view.status}`} title={status} />
+        <Icon icon={view.icon} />
         <span className="mcpj-name">{view.name}</span>
         <span className="mcpj-tag">{view.transport}</span>
         <span className="mcpj-status">{status}</span>

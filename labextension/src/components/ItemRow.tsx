@@ -6,6 +6,7 @@ import React from 'react';
 import * as codegen from '../codegen';
 import { clip, IItemView, LIMITS } from '../view';
 import { ICellActions } from './actions';
+import { Icon } from './Icon';
 import { useTrans } from './translation';
 
 /** The code the row's button writes. */
@@ -31,6 +32,7 @@ export function ItemRow(props: { connection: string; item: IItemView; actions: I
   return (
     <li className="mcpj-item" data-key={item.key}>
       <div className="mcpj-row">
+        <Icon icon={item.icon} />
         <span className="mcpj-item-label" title={clip(item.key, LIMITS.detail)}>{item.label}</span>
         {item.appOnly && (
           <span className="mcpj-tag jp-mcp-badge-app" title={trans.__('Only an MCP App may call this tool, not the model')}>

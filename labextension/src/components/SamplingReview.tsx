@@ -6,7 +6,7 @@
 import React, { useState } from 'react';
 
 import { AnswerAction, ISamplingItem } from '../messages';
-import { clip, LIMITS, samplingMessages } from '../view';
+import { clip, draftToolCalls, LIMITS, samplingMessages, samplingTools } from '../view';
 import { AnswerButtons } from './AnswerButtons';
 import { useTrans } from './translation';
 
@@ -38,6 +38,24 @@ export function SamplingReview(props: {
           <pre>{m.text}</pre>
         </div>
       ))}
+      {samplingTools(payload).length > 0 && (
+        <div className="mcpj-sampling-tools">
+          <span className="mcpj-field-label">
+            {payload.tool_choice === 'required'
+              ? trans.__('Tools offered to the model (it must call one; the server runs them)')
+              : payload.tool_choice === 'none'
+                ? trans.__('Tools shown to the model (it may not call them)')
+                : trans.__('Tools offered to the model (the server runs them)')}
+          </span>
+          <ul>
+            {samplingTools(payload).map((t, i) => (
+              <li key={i} data-tool={t.name}>
+                <code>{t.name}</code> <span className="mcpj-detail">{t.detail}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {payload.max_tokens ? (
         <div className="mcpj-detail">{trans.__('at most %1 tokens', String(payload.max_tokens))}</div>
       ) : null}
@@ -47,7 +65,12 @@ export function SamplingReview(props: {
           <span className="mcpj-field-label">
             {trans.__('answer from %1', String(draft.model ?? trans.__('the model')))}
           </span>
-          <pre>{clip(draft.text, LIMITS.message)}</pre>
+          {draft.text && <pre>{clip(draft.text, LIMITS.message)}</pre>}
+          {draftToolCalls(payload).map((c, i) => (
+            <div className="mcpj-sampling-tool-call" data-tool={c.name} key={i}>
+              {trans.__('The model asks the server to run %1 with %2', c.name, c.detail)}
+            </div>
+          ))}
         </div>
       )}
       {human && (

@@ -274,7 +274,7 @@ class Owner:
     def _make_client(self, transport: Any) -> Any:
         from mcp import Client
         from mcp.client.extension import advertise
-        from mcp_types import Implementation
+        from mcp_types import Implementation, SamplingCapability, SamplingToolsCapability
 
         from ..._version import __version__
         from ..apps import APP_MIME_TYPE, UI_EXTENSION
@@ -297,6 +297,9 @@ class Owner:
             list_roots_callback=self._noting_roots_request(adapt_callback(user_roots, arity=1) or list_roots)
             if self.offers_roots
             else None,
+            # Sampling with tools (2025-11-25): requests may offer the server's tools to the model;
+            # providers map them and the person reviews a tool-use answer (docs/consent.md).
+            sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
             # Tasks (client/tasks/): the 2026-07-28 extension and 2025-11-25 status notifications.
