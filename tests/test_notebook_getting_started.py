@@ -32,9 +32,15 @@ def _cell(nb, snippet: str):
 def test_getting_started_runs_and_shows_results(run_notebook):
     nb = run_notebook(NOTEBOOK, timeout=180)
     assert "mcp-jupyter-demo" in _text(_cell(nb, 'demo = mj.connect("demo"'))
+    features = _text(_cell(nb, "demo.protocol_features"))  # the first such cell: the table itself
+    assert "sampling tools" in features and "<table" in features
+    missing = _text(_cell(nb, "features[~features.active]"))
+    assert "tasks" in missing and "the server did not declare it" in missing
+    assert "('image/png', 'image/svg+xml')" in _text(_cell(nb, "demo.icon.mime_type"))
     assert "{'result': 42}" in _text(_cell(nb, 'r = demo.call("add", a=2, b=40)'))
     tools_table = _text(_cell(nb, "demo.tools"))
     assert "countdown" in tools_table and "<table" in tools_table
+    assert 'class="mcpj-icon" src="data:image/svg+xml' in tools_table  # the demo's tool icons are drawn
     assert "data:image/png;base64," in _text(_cell(nb, "img  # images render"))
     assert "(True, " in _text(_cell(nb, "bad = demo.call"))
     errors = _text(_cell(nb, 'demo.call("ad", a=1, b=2)'))
