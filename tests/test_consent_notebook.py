@@ -23,6 +23,10 @@ def test_the_tutorial_runs_headless(run_notebook):
     assert "'action': 'decline'" in text[1]  # headless default
     assert "'name': 'Ada'" in text[2] and "'newsletter': False" in text[2]
     assert "'model': 'tiny-llm'" in text[3]
-    assert "'action': 'decline'" in text[4] and "refused: too many sampling requests" in text[4]
-    assert "file://" in text[5]
-    assert "responder" in text[6] and "headless" in text[6]
+    # sampling with tools: the provider saw the offered tool and the server ran the call it answered with
+    assert "tools offered: ['get_weather'] | choice: auto" in text[4]
+    assert "'stop_reason': 'toolUse'" in text[4] and "'name': 'get_weather'" in text[4]
+    assert "'temperature':" in text[4] and "'conditions':" in text[4]  # the server ran get_weather
+    assert "'action': 'decline'" in text[5] and "refused: too many sampling requests" in text[5]
+    assert "file://" in text[6]
+    assert "responder" in text[7] and "headless" in text[7] and "weather-llm" in text[7]
