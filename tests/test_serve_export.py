@@ -15,6 +15,7 @@ import nbformat
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import PromptReference
 
 from mcp_jupyter.serve.export import export_source
 from tests.test_serve_support import REPO, Kernel
@@ -79,7 +80,11 @@ async def _observe(client: Client) -> dict:
         results.append((result.is_error, result.structured_content, [c.text for c in result.content]))
     resource = await client.read_resource("data://sales/eu")
     prompt = await client.get_prompt("review_region", {"region": "eu"})
+    completed = await client.complete(
+        PromptReference(type="ref/prompt", name="review_region"), {"name": "region", "value": "e"}
+    )
     return {
+        "completion": completed.completion.values,
         "tools": tools,
         "calls": results,
         "resource": [c.text for c in resource.contents],
@@ -124,6 +129,7 @@ def test_exported_tutorial_over_stdio_answers_like_the_in_kernel_server(tmp_path
         kernel.shutdown()
     assert from_script == in_kernel
     assert in_kernel["calls"][0][1]["result"][0]["customer"] == "Guido"
+    assert in_kernel["completion"] == ["eu"]  # the prompt's complete= travels into the script
 
 
 def test_exported_script_serves_streamable_http_with_a_token(tmp_path):
