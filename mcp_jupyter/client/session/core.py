@@ -140,6 +140,16 @@ class Session:
         return self.owner_task.client
 
     @property
+    def roots_wait(self) -> float:
+        """Seconds the first requests wait for the roots the client offers (2025-era servers)."""
+        return self.owner_task.roots_wait
+
+    @property
+    def auth_given(self) -> Any:
+        """``auth=`` as the user gave it: None (automatic), False (never sign in) or the options."""
+        return self.owner_task.signin.given
+
+    @property
     def oauth(self) -> Any:
         """The OAuth options in force (None without OAuth)."""
         return self.owner_task.signin.oauth
