@@ -20,6 +20,7 @@ from ...consent import callbacks_for  # at import time (main thread): cards find
 from ...runtime import runtime
 from ..client_tasks import ClientTaskTransport, dispatch_with
 from ..history import RecordingTransport
+from ..result_type import DefaultResultType
 from ..transports import StderrCapture, check_command
 from .quiet import quiet_sdk
 
@@ -262,9 +263,11 @@ class Owner:
 
     def _record(self, transport: Any) -> ClientTaskTransport:
         """The transport, recorded into the history, with client-side tasks (client/client_tasks.py)
-        between it and the SDK: a server may ask for sampling or elicitation to run as a task."""
+        between it and the SDK: a server may ask for sampling or elicitation to run as a task. A
+        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/result_type.py);
+        the history, below, keeps it as the server sent it."""
         recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
-        return ClientTaskTransport(recorded, self._answer_server_request)
+        return ClientTaskTransport(DefaultResultType(recorded), self._answer_server_request)
 
     async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
         """A sampling or elicitation request of a client-side task, answered by this connection's
