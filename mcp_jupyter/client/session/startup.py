@@ -281,6 +281,7 @@ class Owner:
 
         from ..._version import __version__
         from ..apps import APP_MIME_TYPE, UI_EXTENSION
+        from ..skills import SKILLS_EXTENSION
         from ..tasks import tasks_client_extension
 
         quiet_sdk()
@@ -303,7 +304,12 @@ class Owner:
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
             # Tasks (client/tasks.py): the 2026-07-28 extension and 2025-11-25 status notifications.
-            extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}), tasks_client_extension()],
+            # Skills (client/skills.py): conn.skills lists them, skill.load() reads and verifies them.
+            extensions=[
+                advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),
+                tasks_client_extension(),
+                advertise(SKILLS_EXTENSION),
+            ],
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",
