@@ -17,7 +17,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import Any
 
-from .history import StreamProxy
+from .history import StreamProxy, WrappedTransport
 
 FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carry resultType
 
@@ -69,20 +69,9 @@ class _Received(StreamProxy):
         return SessionMessage(message=completed, metadata=item.metadata)
 
 
-class DefaultResultType:
+class DefaultResultType(WrappedTransport):
     """Wrap a transport (an async context manager yielding two streams) so that a 2026-07-28 result
     without ``resultType`` reaches the SDK as ``"complete"``, as the spec says a client must read it."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-        self._cm: Any = None
-
-    async def __aenter__(self) -> tuple[Any, Any]:
-        self._cm = self._wrap()
-        return await self._cm.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._cm.__aexit__(*exc)
 
     @asynccontextmanager
     async def _wrap(self):
