@@ -11,6 +11,7 @@ import pytest
 
 import mcp_jupyter as mj
 from mcp_jupyter.client.skills import check_file, frontmatter_of
+from mcp_jupyter.display.tables import skills_html
 
 MODERN = [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]
 SKILL_MD = "skill://pdf-processing/SKILL.md"
@@ -44,6 +45,8 @@ def test_listing_reads_no_file(modern):
         {"name": "pdf-processing", "description": skill.description, "uri": SKILL_MD, "files": 2}
     ]
     assert modern.skills is skills  # cached: listed once
+    html = str(skills_html(skills))
+    assert "1 skills" in html and "pdf-processing" in html and SKILL_MD in html
     assert [e.method for e in modern.history if e.kind == "request"] == ["server/discover", "skills/list"]
     assert reads(modern) == []
     with pytest.raises(mj.SkillNotFound, match="pdf-processing"):
