@@ -31,6 +31,8 @@ __all__ = [
     "TaskNotSupported",
     "TaskFailed",
     "TaskNotFound",
+    "SkillNotFound",
+    "SkillVerificationFailed",
     "suggest",
     "did_you_mean",
 ]
@@ -161,6 +163,38 @@ class TaskFailed(MCPJupyterError):
 class TaskNotFound(NotFound):
     """The server does not know that task id (any more): it expired after its ``ttl``, the server
     restarted and kept no tasks, or the id is mistyped. Start the task again with ``conn.start``."""
+
+
+class SkillNotFound(NotFound):
+    """The server lists no skill of that name or URI: check it against ``.suggestions`` or
+    ``conn.skills``; if the server's skills changed, ``conn.refresh()`` reloads the list."""
+
+
+class SkillVerificationFailed(MCPJupyterError):
+    """A skill's file did not match its listing entry, so the skill was not loaded.
+
+    ``.skill`` (its name), ``.uri`` (the file), ``.field`` (``size``, ``digest`` or
+    ``frontmatter.<key>``), ``.expected`` (what the listing says) and ``.actual`` (what was read).
+    The server serves something other than what it listed: do not use the skill; tell whoever runs
+    the server, or list the skills again (``conn.refresh()``) if they changed since listing."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        skill: str,
+        uri: str,
+        field: str,
+        expected: object = None,
+        actual: object = None,
+        **kwargs,
+    ) -> None:
+        self.skill = skill
+        self.uri = uri
+        self.field = field
+        self.expected = expected
+        self.actual = actual
+        super().__init__(message, **kwargs)
 
 
 def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> list[str]:

@@ -59,11 +59,13 @@ def bridge(msg: dict) -> dict:
 
 
 def test_every_connection_advertises_the_ui_extension(hostile) -> None:
-    # what reached the server: MCP Apps' UI extension, beside the tasks extension (docs/tasks.md)
+    # what reached the server: MCP Apps' UI extension, beside the tasks (docs/tasks.md) and skills
+    # (docs/skills.md) extensions
     declared = hostile.call("client-capabilities").data
     assert declared["extensions"] == {
         "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]},
         "io.modelcontextprotocol/tasks": {},
+        "io.modelcontextprotocol/skills": {},
     }
 
 

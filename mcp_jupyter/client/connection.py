@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import extending, icons, views
 from ..runtime import runtime
-from .features import PromptsFeature, ResourcesFeature, ToolsFeature, UtilitiesFeature
+from .features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
 from .features.tasks import TasksFeature
 from .history import History
 from .protocol_features import ProtocolFeatures, protocol_features
@@ -33,7 +33,9 @@ from .twins import blocking, on_runtime
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
 
-class Connection(ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, TasksFeature):
+class Connection(
+    ToolsFeature, ResourcesFeature, PromptsFeature, UtilitiesFeature, TasksFeature, SkillsFeature
+):
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
     name) or ``Connection(name, target).open()`` (not registered).
 

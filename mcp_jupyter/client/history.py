@@ -33,6 +33,7 @@ __all__ = [
     "HistoryEntry",
     "RecordingTransport",
     "StreamProxy",
+    "WrappedTransport",
 ]
 
 #: Messages kept per connection (the oldest are dropped first).
@@ -409,7 +410,27 @@ class _RecordingWriteStream(StreamProxy):
         await self._inner.send(item)
 
 
-class RecordingTransport:
+class WrappedTransport:
+    """A transport (an async context manager yielding a read and a write stream) wrapped by another:
+    a subclass's ``_wrap`` enters ``self._inner`` and yields the streams it puts in their place."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self._cm: Any = None
+
+    def _wrap(self) -> Any:
+        """An async context manager yielding the wrapped ``(read_stream, write_stream)``."""
+        raise NotImplementedError
+
+    async def __aenter__(self) -> tuple[Any, Any]:
+        self._cm = self._wrap()
+        return await self._cm.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._cm.__aexit__(*exc)
+
+
+class RecordingTransport(WrappedTransport):
     """Wrap an SDK transport (an async context manager yielding two streams) to record traffic.
 
     ``on_eof`` is called when the server side of the stream ends (the process died or the
@@ -417,20 +438,14 @@ class RecordingTransport:
     """
 
     def __init__(self, inner: Any, history: History, on_eof: Any = lambda: None) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._history = history
         self._on_eof = on_eof
-        self._cm: Any = None
 
-    async def __aenter__(self) -> tuple[Any, Any]:
-        self._cm = _wrap(self._inner, self._history, self._on_eof)
-        return await self._cm.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._cm.__aexit__(*exc)
-
-
-@asynccontextmanager
-async def _wrap(inner: Any, history: History, on_eof: Any):
-    async with inner as (read_stream, write_stream):
-        yield _RecordingReadStream(read_stream, history, on_eof), _RecordingWriteStream(write_stream, history)
+    @asynccontextmanager
+    async def _wrap(self):
+        async with self._inner as (read_stream, write_stream):
+            yield (
+                _RecordingReadStream(read_stream, self._history, self._on_eof),
+                _RecordingWriteStream(write_stream, self._history),
+            )

@@ -28,11 +28,15 @@ __all__ = [
     "ResourceTemplate",
     "Prompt",
     "PromptArgument",
+    "Skill",
+    "SkillFile",
+    "LoadedSkill",
     "Listing",
     "Tools",
     "Resources",
     "ResourceTemplates",
     "Prompts",
+    "Skills",
     "LISTINGS",
 ]
 
@@ -289,6 +293,90 @@ class Prompt(Item):
         return [a.name for a in self.arguments if a.required]
 
 
+@dataclass(frozen=True)
+class SkillFile:
+    """One file of a skill as its listing entry describes it: ``size`` in bytes and ``digest``
+    (``sha256:<hex>``), which the file must match when it is read."""
+
+    uri: str
+    digest: str | None
+    size: int | None
+
+
+@dataclass(frozen=True)
+class Skill(Item):
+    """An agent skill the server offers (the ``io.modelcontextprotocol/skills`` extension).
+
+    Listing a skill reads none of its files; :meth:`load` reads them, each checked against
+    ``files`` (size, digest) and ``SKILL.md`` against ``frontmatter``. ``files`` is empty when the
+    server lists them as ``"dynamic"`` (``dynamic`` is then True: only ``SKILL.md`` is loaded)."""
+
+    name: str
+    description: str | None
+    uri: str
+    frontmatter: dict
+    files: tuple[SkillFile, ...]
+    dynamic: bool = False
+
+    @classmethod
+    def from_entry(cls, entry: dict, connection: Any = None) -> Skill:
+        """A skill from one ``skills/list`` entry (wire JSON) listed by ``connection``."""
+        frontmatter = entry.get("frontmatter") if isinstance(entry.get("frontmatter"), dict) else {}
+        uri = str(entry.get("uri") or "")
+        resources = entry.get("resources")
+        files = tuple(
+            SkillFile(str(r.get("uri")), r.get("digest"), r.get("size"))
+            for r in (resources if isinstance(resources, list) else [])
+            if isinstance(r, dict) and r.get("uri")
+        )
+        name = frontmatter.get("name")
+        return cls(
+            name=str(name) if name else uri,
+            description=frontmatter.get("description"),
+            uri=uri,
+            frontmatter=frontmatter,
+            files=files,
+            dynamic=resources == "dynamic",
+            raw=entry,
+            server=getattr(connection, "name", None),
+            _connection_ref=weakref.ref(connection) if connection is not None else None,
+        )
+
+    def load(self) -> LoadedSkill:
+        """Read and verify this skill's files through the connection that listed it (see
+        :meth:`~mcp_jupyter.client.connection.Connection.load_skill`)."""
+        return self.connection.load_skill(self)
+
+    async def aload(self) -> LoadedSkill:
+        """Async twin of :meth:`load`."""
+        return await self.connection.aload_skill(self)
+
+    def to_dict(self) -> dict:
+        """The listing entry as wire-format JSON data."""
+        return dict(self.raw or {})
+
+
+@dataclass(frozen=True)
+class LoadedSkill:
+    """A loaded skill: every file read and verified against the listing.
+
+    ``text`` is ``SKILL.md``; ``files`` maps each file's URI to its content (``str`` for text,
+    ``bytes`` for a blob), ``SKILL.md`` included; ``frontmatter`` is ``SKILL.md``'s."""
+
+    name: str
+    uri: str
+    text: str
+    files: dict[str, str | bytes]
+    frontmatter: dict
+    server: str | None = None
+
+    def _repr_markdown_(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<LoadedSkill {self.name!r} of {self.server!r}: {len(self.files)} file(s) verified>"
+
+
 # -- listings ----------------------------------------------------------------------------------
 
 ItemT = TypeVar("ItemT", bound=Item)
@@ -418,6 +506,22 @@ class Prompts(Listing[Prompt]):
 
     def _computed(self, p: Prompt) -> dict:
         return {"arguments": ", ".join(a.name + ("*" if a.required else "") for a in p.arguments)}
+
+
+class Skills(Listing[Skill]):
+    """The skills of a server (indexable by name or by ``SKILL.md`` URI). Listing reads no file."""
+
+    kind = "skill"
+    not_found = E.SkillNotFound
+    columns = ("name", "description", "uri")
+
+    def __init__(self, items: Sequence[Skill], server: str = "") -> None:
+        super().__init__(items, server)
+        for item in self._items:  # names should be unique, URIs are
+            self._by_key.setdefault(item.uri, item)
+
+    def _computed(self, s: Skill) -> dict:
+        return {"files": "dynamic" if s.dynamic else len(s.files)}
 
 
 class ListingSpec(NamedTuple):

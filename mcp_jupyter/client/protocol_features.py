@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .apps import UI_EXTENSION
+from .skills import SKILLS_EXTENSION
 from .tasks import TASKS_EXTENSION
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
@@ -250,5 +251,11 @@ def _rows(version: str, offered: dict | None, declared: dict, info: dict) -> lis
         ("extensions", UI_EXTENSION),
         ("extensions", UI_EXTENSION),
         "tools with a ui:// resource render as live apps",
+    )
+    by_both(
+        "skills",
+        ("extensions", SKILLS_EXTENSION),
+        ("extensions", SKILLS_EXTENSION),
+        "the server's agent skills are listed (conn.skills) and loaded verified (skill.load())",
     )
     return rows

@@ -21,6 +21,7 @@ FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("mcp_jupyter.client.items", "Resources", tables.resources_html),
     ("mcp_jupyter.client.items", "ResourceTemplates", tables.templates_html),
     ("mcp_jupyter.client.items", "Prompts", tables.prompts_html),
+    ("mcp_jupyter.client.items", "Skills", tables.skills_html),
     ("mcp_jupyter.client.items", "Tool", tables.tool_html),
     ("mcp_jupyter.client.items", "Resource", tables.resource_html),
     ("mcp_jupyter.client.items", "ResourceTemplate", tables.template_html),

@@ -153,6 +153,21 @@ def templates_html(templates: Iterable[Any]) -> Safe:
     return card(f"{len(rows)} resource templates", body)
 
 
+def skills_html(skills: Iterable[Any]) -> Safe:
+    """Skills as a table: name, description, SKILL.md URI, files (listed, none read)."""
+    rows = [
+        (
+            getattr(s, "name", ""),
+            getattr(s, "description", None) or "",
+            Safe(f"<code>{short(getattr(s, 'uri', ''))}</code>"),
+            "dynamic" if getattr(s, "dynamic", False) else str(len(getattr(s, "files", ()) or ())),
+        )
+        for s in skills
+    ]
+    body = table(["name", "description", "SKILL.md", "files"], rows, limit=LISTING_LIMIT)
+    return card(f"{len(rows)} skills", body)
+
+
 def _prompt_arguments(arguments: Any) -> Safe:
     parts = []
     for arg in arguments or []:

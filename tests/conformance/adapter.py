@@ -7,7 +7,7 @@ pre-registered client id/secret, a private key, an identity provider's ID token,
 make...). The script connects as a notebook user would (``mj.connect(..., auth=mj.OAuth(...))``) and
 behaves as a complete client: it makes the context's ``toolCalls`` when there are any; otherwise it
 uses everything the server offers (calls every tool it can fill in, reads every resource, gets
-every prompt), answers elicitations, then exits; the harness judges what went over the wire.
+every prompt, lists the skills and loads each one, verified), answers elicitations, then exits; the harness judges what went over the wire.
 
 No person signs in here: ``OAuth(open_url=mj.auth.headless)`` is the user agent (the harness's
 authorization endpoint redirects at once). Nothing is stored (``store=False``).
@@ -86,6 +86,11 @@ KNOWN_ARGUMENTS = {
 }
 
 
+# Scenarios whose contract is that the host never needs a skill: it lists them and loads none
+# (loading reads the skill's files, which the scenario counts as fetching them ahead of need).
+NEEDS_NO_SKILL = {"sep-2640-client-no-prefetch"}
+
+
 def invent(schema: dict) -> dict[str, Any] | None:
     """Values for an object schema's required properties that have no default: the first enum
     value, or a plain value of a plain type; None when one cannot be invented (a ``$ref``, an
@@ -162,6 +167,23 @@ class Client:
             for prompt in self.attempt("prompts/list", lambda: self.conn.prompts) or []:
                 args = {name: "conformance" for name in prompt.required}
                 self.attempt(f"getting prompt {prompt.name}", self.conn.prompt, prompt.name, **args)
+        skills = self.attempt("skills/list", lambda: self.conn.skills) or []  # empty: not declared
+        if self.scenario not in NEEDS_NO_SKILL:
+            for skill in skills:
+                self.load(skill)
+
+    def load(self, skill: Any) -> None:
+        """Load a skill; a skill that fails verification is refused, which is what a client owes
+        (the verify scenarios serve tampered files), so it is reported but not a failure."""
+        try:
+            loaded = skill.load()
+        except mj.SkillVerificationFailed as exc:
+            print(f"refused skill {skill.name}: {exc}", file=sys.stderr)
+        except mj.MCPJupyterError as exc:
+            self.failures.append(f"loading skill {skill.name}")
+            print(f"loading skill {skill.name} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        else:
+            print(f"loaded skill {loaded.name}: {len(loaded.files)} file(s) verified", file=sys.stderr)
 
 
 def run(scenario: str, url: str) -> int:

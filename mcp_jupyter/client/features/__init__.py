@@ -7,7 +7,8 @@ Each part is a mixin over the connection's loop-side session (``self._session``)
 
 from .prompts import PromptsFeature
 from .resources import ResourcesFeature
+from .skills import SkillsFeature
 from .tools import ToolsFeature
 from .utilities import UtilitiesFeature
 
-__all__ = ["ToolsFeature", "ResourcesFeature", "PromptsFeature", "UtilitiesFeature"]
+__all__ = ["ToolsFeature", "ResourcesFeature", "PromptsFeature", "UtilitiesFeature", "SkillsFeature"]

@@ -19,6 +19,7 @@ from typing import Any
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ...runtime import runtime
 from ..history import RecordingTransport
+from ..result_type import DefaultResultType
 from ..tasks import ClientTaskTransport, dispatch_with
 from ..transports import StderrCapture, check_command
 from .quiet import quiet_sdk
@@ -262,9 +263,11 @@ class Owner:
 
     def _record(self, transport: Any) -> ClientTaskTransport:
         """The transport, recorded into the history, with client-side tasks (client/tasks/client_side.py)
-        between it and the SDK: a server may ask for sampling or elicitation to run as a task."""
+        between it and the SDK: a server may ask for sampling or elicitation to run as a task. A
+        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/result_type.py);
+        the history, below, keeps it as the server sent it."""
         recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
-        return ClientTaskTransport(recorded, self._answer_server_request)
+        return ClientTaskTransport(DefaultResultType(recorded), self._answer_server_request)
 
     async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
         """A sampling or elicitation request of a client-side task, answered by this connection's
@@ -278,6 +281,7 @@ class Owner:
 
         from ..._version import __version__
         from ..apps import APP_MIME_TYPE, UI_EXTENSION
+        from ..skills import SKILLS_EXTENSION
         from ..tasks import tasks_client_extension
 
         quiet_sdk()
@@ -303,7 +307,12 @@ class Owner:
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
             # Tasks (client/tasks/): the 2026-07-28 extension and 2025-11-25 status notifications.
-            extensions=[advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}), tasks_client_extension()],
+            # Skills (client/skills.py): conn.skills lists them, skill.load() reads and verifies them.
+            extensions=[
+                advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),
+                tasks_client_extension(),
+                advertise(SKILLS_EXTENSION),
+            ],
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",

@@ -31,7 +31,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..history import StreamProxy
+from ..history import StreamProxy, WrappedTransport
 
 __all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
@@ -226,7 +226,7 @@ class _WriteStream(StreamProxy):
         await self._inner.send(item)
 
 
-class ClientTaskTransport:
+class ClientTaskTransport(WrappedTransport):
     """Wrap a transport (an async context manager yielding two streams) with client-side tasks.
 
     ``dispatch(request_id, method, params)`` answers a sampling or elicitation request (wire JSON
@@ -234,16 +234,8 @@ class ClientTaskTransport:
     """
 
     def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict], Any]) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self.tasks = ClientTasks(dispatch)
-        self._cm: Any = None
-
-    async def __aenter__(self) -> tuple[Any, Any]:
-        self._cm = self._wrap()
-        return await self._cm.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._cm.__aexit__(*exc)
 
     @asynccontextmanager
     async def _wrap(self):

@@ -1,0 +1,69 @@
+"""What does the resultType default cost an ordinary call? (client/result_type.py reads every message)
+
+Two stdio connections to the demo server at 2026-07-28: one with the resultType layer between the
+recorded transport and the SDK (as every connection has it), one without it. Rounds of sequential
+``conn.call("add")`` alternate between them; the best round of each is kept and the ratio printed:
+1.0 means the layer costs an ordinary call nothing.
+
+Usage: python benchmarks/bench_result_type.py [--calls 300] [--rounds 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import mcp_jupyter as mj
+from mcp_jupyter.client.client_tasks import ClientTaskTransport
+from mcp_jupyter.client.history import RecordingTransport
+from mcp_jupyter.client.session.startup import Owner
+
+
+def connect_without_layer(name: str, argv: list[str]) -> object:
+    """A connection whose transport has no resultType layer (for the baseline)."""
+    with_layer = Owner._record
+
+    def without(self, transport):
+        recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
+        return ClientTaskTransport(recorded, self._answer_server_request)
+
+    Owner._record = without
+    try:
+        return mj.connect(name, argv)
+    finally:
+        Owner._record = with_layer
+
+
+def rate(conn, calls: int) -> float:
+    """Sequential calls per second."""
+    start = time.perf_counter()
+    for _ in range(calls):
+        conn.call("add", a=1, b=2)
+    return calls / (time.perf_counter() - start)
+
+
+def main() -> None:
+    """Run the alternating rounds and print calls/s and the ratio."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=9)
+    args = parser.parse_args()
+    argv = [sys.executable, "-m", "mcp_jupyter.demo"]
+    conns = {"with the layer": mj.connect("layer", argv), "without": connect_without_layer("bare", argv)}
+    best = dict.fromkeys(conns, 0.0)
+    try:
+        for _ in range(args.rounds):
+            for label, conn in conns.items():
+                best[label] = max(best[label], rate(conn, args.calls))
+        version = conns["with the layer"].protocol_version
+    finally:
+        mj.disconnect_all()
+    print(f"== stdio demo server ({version}), {args.calls} calls x {args.rounds} rounds, best round ==")
+    for label, value in best.items():
+        print(f"  {label:16s} {value:8.1f} calls/s")
+    print(f"  with / without   {best['with the layer'] / best['without']:.3f}x")
+
+
+if __name__ == "__main__":
+    main()

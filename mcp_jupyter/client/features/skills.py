@@ -1,0 +1,111 @@
+"""Skills (the ``io.modelcontextprotocol/skills`` extension): ``conn.skills`` and loading a skill.
+
+Listing reads no file of any skill; loading reads ``SKILL.md`` first, verifies it (size, digest,
+frontmatter against the listing), then each other listed file, verified the same way; the first
+mismatch raises :class:`~mcp_jupyter.errors.SkillVerificationFailed` and nothing more is read
+(client/skills.py holds the rules).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import errors as E
+from .. import skills as S
+from ..items import LoadedSkill, Skill, Skills
+from ..twins import blocking, on_runtime
+
+_LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
+
+
+class SkillsFeature:
+    """``conn.skills``, ``conn.load_skill``/``aload_skill``."""
+
+    _session: Any
+
+    @on_runtime
+    async def alist_skills(self, refresh: bool = False) -> Skills:
+        """The server's skills (``skills/list``, all pages; cached, refreshed with ``refresh=True``
+        or ``conn.refresh()``); empty when the server does not declare the skills extension.
+        Listing reads none of the skills' files."""
+        session = self._session
+        listings = session.listings
+        if not refresh and "skills" in listings:
+            return listings["skills"]
+        client = session.require_client()
+        entries: list = []
+        if S.declared(session.capabilities):
+            from ..._compat.mcp_sdk import send_raw_request
+
+            cursor = None
+            for _ in range(_LIST_PAGE_CAP):
+                params = {"cursor": cursor} if cursor else {}
+                page = await session.request(
+                    "listing skills",
+                    lambda _progress, p=params: send_raw_request(client.session, "skills/list", p),
+                )
+                entries.extend(e for e in page.get("skills") or [] if isinstance(e, dict))
+                cursor = page.get("nextCursor")
+                if not cursor:
+                    break
+        listing = Skills([Skill.from_entry(e, session.owner) for e in entries], session.name)
+        listings["skills"] = listing
+        return listing
+
+    list_skills = blocking(alist_skills)
+
+    @property
+    def skills(self) -> Skills:
+        """The server's skills: a table of name, description, URI and files (cached; listing reads
+        no file). ``conn.skills["pdf-processing"].load()`` reads and verifies one."""
+        return self.list_skills()
+
+    @on_runtime
+    async def aload_skill(self, skill: str | Skill) -> LoadedSkill:
+        """Load ``skill`` (a listed :class:`Skill`, or its name or ``SKILL.md`` URI): read
+        ``SKILL.md``, check its size and digest against the listing and its frontmatter against the
+        listing's, then read and check each other listed file. Raises
+        :class:`~mcp_jupyter.errors.SkillVerificationFailed` at the first mismatch (naming the file
+        and what differed), before anything further is read."""
+        session = self._session
+        if not isinstance(skill, Skill):
+            listing = await self.alist_skills()
+            if listing.get(str(skill)) is None:
+                listing = await self.alist_skills(refresh=True)
+            skill = listing[str(skill)]  # raises SkillNotFound with suggestions
+        manifest = {f.uri: f for f in skill.files}.get(skill.uri)
+        try:
+            text = await self._skill_file(skill, skill.uri, manifest)
+            if not isinstance(text, str):
+                raise E.SkillVerificationFailed(
+                    f"skill {skill.name!r}: {skill.uri} is binary; a SKILL.md is text",
+                    skill=skill.name,
+                    uri=skill.uri,
+                    field="content",
+                )
+            frontmatter = S.check_frontmatter(skill.name, skill.uri, text, skill.frontmatter)
+            files: dict[str, str | bytes] = {skill.uri: text}
+            for listed in skill.files:
+                if listed.uri not in files:
+                    files[listed.uri] = await self._skill_file(skill, listed.uri, listed)
+        except E.SkillVerificationFailed as exc:
+            exc.server = session.name
+            raise
+        return LoadedSkill(skill.name, skill.uri, text, files, frontmatter, session.name)
+
+    load_skill = blocking(aload_skill)
+
+    async def _skill_file(self, skill: Skill, uri: str, listed: Any) -> str | bytes:
+        """One file of ``skill``, read and checked against its entry ``listed`` (None: unlisted)."""
+        result = await self.aread(uri)  # type: ignore[attr-defined]
+        content: str | bytes | None = result.text if result.text is not None else result.blob
+        if content is None:
+            raise E.SkillVerificationFailed(
+                f"skill {skill.name!r}: reading {uri} returned no content",
+                skill=skill.name,
+                uri=uri,
+                field="content",
+            )
+        if listed is not None:
+            S.check_file(skill.name, uri, content, listed.size, listed.digest)
+        return content

@@ -1,0 +1,144 @@
+"""Agent skills served over MCP (the ``io.modelcontextprotocol/skills`` extension): the wire format
+and the checks a client owes before it uses a skill.
+
+A server declaring the extension answers ``skills/list`` with entries
+``{uri, frontmatter: {name, description, ...}, resources: [{uri, digest, size}, ...] | "dynamic"}``:
+``uri`` is the skill's ``SKILL.md`` and ``resources`` the files of the skill, read with
+``resources/read``. The extension's rules, which this module keeps:
+
+* A skill's files are read only when the skill is *loaded* (``skill.load()``): never on connect,
+  never on listing.
+* Each file read is checked against its entry: its byte length against ``size``, its bytes
+  against ``digest`` (``sha256:<hex>``); ``SKILL.md``'s YAML frontmatter must equal the entry's
+  ``frontmatter`` field by field. Any difference refuses the skill
+  (:class:`~mcp_jupyter.errors.SkillVerificationFailed`), and no later file is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from .. import errors as E
+
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+"""The extension identifier, declared by servers and advertised by this client."""
+
+DYNAMIC = "dynamic"
+"""An entry's ``resources`` when the server lists no files up front (only ``SKILL.md`` is known)."""
+
+_FRONTMATTER = re.compile(r"^---\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|$)", re.DOTALL)
+_DIGESTS = {"sha256": hashlib.sha256, "sha384": hashlib.sha384, "sha512": hashlib.sha512}
+
+
+def declared(capabilities: dict) -> bool:
+    """Whether a server's capabilities declare the skills extension."""
+    return SKILLS_EXTENSION in ((capabilities or {}).get("extensions") or {})
+
+
+def as_bytes(content: str | bytes) -> bytes:
+    """A file's bytes as the server sent them (a text file as UTF-8, as sizes and digests count it)."""
+    return content.encode("utf-8") if isinstance(content, str) else content
+
+
+def check_file(skill: str, uri: str, content: str | bytes, size: int | None, digest: str | None) -> None:
+    """Refuse ``content`` read from ``uri`` unless its length is ``size`` and its hash ``digest``
+    (each when the listing gave one)."""
+    data = as_bytes(content)
+    if size is not None and len(data) != size:
+        raise E.SkillVerificationFailed(
+            f"skill {skill!r}: {uri} is {len(data)} bytes but the listing says {size}",
+            skill=skill,
+            uri=uri,
+            field="size",
+            expected=size,
+            actual=len(data),
+        )
+    if digest is None:
+        return
+    algorithm, _, expected = digest.partition(":")
+    hasher = _DIGESTS.get(algorithm.lower())
+    if hasher is None or not expected:
+        raise E.SkillVerificationFailed(
+            f"skill {skill!r}: cannot verify {uri}: unknown digest {digest!r} "
+            f"(expected '<algorithm>:<hex>' with one of {', '.join(_DIGESTS)})",
+            skill=skill,
+            uri=uri,
+            field="digest",
+            expected=digest,
+        )
+    actual = f"{algorithm}:{hasher(data).hexdigest()}"
+    if actual.lower() != digest.lower():
+        raise E.SkillVerificationFailed(
+            f"skill {skill!r}: the content of {uri} does not match its digest "
+            f"(listed {digest}, read {actual})",
+            skill=skill,
+            uri=uri,
+            field="digest",
+            expected=digest,
+            actual=actual,
+        )
+
+
+def frontmatter_of(text: str) -> dict | None:
+    """The YAML frontmatter of a ``SKILL.md`` (its leading ``---`` block), or None when it has none.
+
+    Parsed with PyYAML when it is installed; without it, flat ``key: value`` lines are read and
+    anything else asks for PyYAML (a skill cannot be verified on a guess)."""
+    match = _FRONTMATTER.match(text.removeprefix("\ufeff"))
+    if match is None:
+        return None
+    block = match.group(1)
+    try:
+        import yaml
+    except ImportError:
+        return _flat_yaml(block)
+    try:
+        data = yaml.safe_load(block)
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _flat_yaml(block: str) -> dict:
+    values: dict[str, Any] = {}
+    for line in block.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        key, sep, value = line.partition(":")
+        value = value.strip()
+        if line[:1].isspace() or not sep or not value or value[:1] in "[{|>&*!'\"" or " #" in value:
+            raise E.MCPJupyterError(
+                "this skill's SKILL.md frontmatter is more than flat 'key: value' lines; "
+                "pip install pyyaml to verify it"
+            )
+        values[key.strip()] = value
+    return values
+
+
+def check_frontmatter(skill: str, uri: str, text: str, listed: dict) -> dict:
+    """The frontmatter of ``SKILL.md`` (``text``), refused unless it equals the listing's ``listed``
+    field by field; returns it."""
+    found = frontmatter_of(text)
+    if found is None:
+        raise E.SkillVerificationFailed(
+            f"skill {skill!r}: {uri} has no YAML frontmatter (a leading '---' block) to compare "
+            "with the listing's",
+            skill=skill,
+            uri=uri,
+            field="frontmatter",
+            expected=listed,
+        )
+    for key in sorted(set(found) | set(listed), key=str):
+        if found.get(key) != listed.get(key):
+            raise E.SkillVerificationFailed(
+                f"skill {skill!r}: the frontmatter of {uri} differs from the listing's at {key!r} "
+                f"(listed {listed.get(key)!r}, file {found.get(key)!r})",
+                skill=skill,
+                uri=uri,
+                field=f"frontmatter.{key}",
+                expected=listed.get(key),
+                actual=found.get(key),
+            )
+    return found
