@@ -15,22 +15,23 @@ import sys
 import time
 
 import mcp_jupyter as mj
-from mcp_jupyter.client import session as session_module
 from mcp_jupyter.client.history import RecordingTransport
+from mcp_jupyter.client.result_type import DefaultResultType
+from mcp_jupyter.client.session.startup import Owner
 
 
 def connect_without_layer(name: str, argv: list[str]) -> object:
     """A connection whose transport is only recorded (the layer left out, for the baseline)."""
-    with_layer = session_module.Session._record
+    with_layer = Owner._record
 
     def recorded_only(self, transport):
-        return RecordingTransport(transport, self.history, on_eof=self._on_eof)
+        return DefaultResultType(RecordingTransport(transport, self.session.history, on_eof=self.on_eof))
 
-    session_module.Session._record = recorded_only
+    Owner._record = recorded_only
     try:
         return mj.connect(name, argv, mode="legacy")
     finally:
-        session_module.Session._record = with_layer
+        Owner._record = with_layer
 
 
 def rate(conn, calls: int) -> float:

@@ -15,9 +15,9 @@ import sys
 import time
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.client_tasks import ClientTaskTransport
 from mcp_jupyter.client.history import RecordingTransport
 from mcp_jupyter.client.session.startup import Owner
+from mcp_jupyter.client.tasks import ClientTaskTransport
 
 
 def connect_without_layer(name: str, argv: list[str]) -> object:
