@@ -105,7 +105,9 @@ def create_server() -> MCPServer:
         title=SCRIPT,
         version=f"1.0 {SVG}",
         instructions=f"{ALL}\n{MEGABYTE}",
-        icons=HOSTILE_ICONS,
+        # two short ones; the others are on tools and a prompt: a 2026-07-28 server's identity travels
+        # with every answer, so big server icons would grow each message (history tests count bytes)
+        icons=[HOSTILE_ICONS[0], HOSTILE_ICONS[3]],
     )
 
     def payloads() -> CallToolResult:
@@ -210,7 +212,11 @@ def create_server() -> MCPServer:
         return f"{ALL} {topic}"
 
     prompt = Prompt.from_function(
-        hostile_prompt, name=f"prompt{IMG}", title=SCRIPT, description=SVG, icons=[HOSTILE_ICONS[4]]
+        hostile_prompt,
+        name=f"prompt{IMG}",
+        title=SCRIPT,
+        description=SVG,
+        icons=[HOSTILE_ICONS[4], HOSTILE_ICONS[1], HOSTILE_ICONS[6]],
     )
     server.add_prompt(prompt)
     return server

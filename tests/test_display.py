@@ -128,7 +128,10 @@ def test_hostile_icons_load_nothing_and_are_named(hostile):
         assert_inert(markup)
         assert IMG_ICON not in markup, "a hostile icon was drawn"
         assert FOREIGN_HOST not in markup.replace(f"icon not loaded: {FOREIGN_HOST}", "")
-    assert len(card) < 200_000  # the 5 MB SVG is refused, not embedded
+    assert len(card) < 200_000
+    assert (
+        len(tables.prompts_html(hostile.prompts)) < 200_000
+    )  # the prompt's 5 MB SVG is refused, not embedded
     assert hostile.icon is not None and not hostile.icon.loaded
     notes = {t.name[:8]: t.icon.note for t in hostile.tools if t.icon is not None}
     assert notes == {

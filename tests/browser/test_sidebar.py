@@ -110,8 +110,8 @@ def test_sidebar_lists_updates_writes_code_and_sees_a_crash(open_notebook):
     assert add.locator(".mcpj-description").inner_text().strip()  # descriptions are shown
     assert tools.locator('.mcpj-item[data-key="shout"]').count() == 0
 
-    # the filter narrows every list, typed as a person types
-    sidebar.locator(".mcpj-filter input").press_sequentially("weather", delay=KEY_DELAY)
+    # the filter narrows every list, typed as a person types (words of the weather tool's description only)
+    sidebar.locator(".mcpj-filter input").press_sequentially("imperial units", delay=KEY_DELAY)
     page.wait_for_function(
         "() => document.querySelectorAll('#mcp-jupyter-sidebar .mcpj-section[data-kind=tools] .mcpj-item').length === 1"
     )
