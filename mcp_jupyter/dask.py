@@ -43,6 +43,7 @@ import pandas as pd
 from . import consent, views
 from .client.batch import in_notebook
 from .client.spec import ConnectionSpec
+from .consent.presenters import stdin_available
 from .errors import InvalidArguments, MCPJupyterError, NotFound
 
 __all__ = ["map", "MCPConnections", "PLUGIN_NAME", "RESULT_COLUMNS", "ROWS_PER_PARTITION"]
@@ -98,8 +99,10 @@ def map(  # noqa: A001 - mj.dask.map, as conn.map
       "elicitation": ..., "roots": ..., "rate_limit": "10/minute", "provider": <sampling provider>}``;
       anything left out is ``"deny"``. ``"ask"`` is refused: nobody can answer on a worker. The
       decision is stated once, in the result's ``attrs["mcp_jupyter"]``.
-    - ``progress_bar``: a bar over partitions in the cell that computes (default: in notebooks);
-      the Dask dashboard's task stream shows each partition as ``mcp-<tool>``.
+    - ``progress_bar``: a bar over partitions in the cell that computes (default: in notebooks with
+      a person at the frontend; a headless run, nbclient or papermill, has nobody to watch it, and a
+      bar drawn from Dask's event thread could not be saved with the notebook); the Dask dashboard's
+      task stream shows each partition as ``mcp-<tool>``.
 
     The result has the input's columns, index and order plus ``result``, ``is_error`` and
     ``error``: one row per input row. Call ``.compute()`` or ``.persist()`` on it.
@@ -132,7 +135,7 @@ def map(  # noqa: A001 - mj.dask.map, as conn.map
     meta.attrs["mcp_jupyter"] = attrs
     if client is not None:
         _ensure_plugin(client)
-    show_bar = progress_bar or (progress_bar is None and in_notebook())
+    show_bar = progress_bar or (progress_bar is None and in_notebook() and stdin_available())
     if show_bar and views.registered("map_progress"):
         _follow(topic, frame.npartitions, f"{tool} (partitions)", client)
     return frame.map_partitions(_map_partition, job, meta=meta, token=f"mcp-{tool}")

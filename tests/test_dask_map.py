@@ -181,6 +181,22 @@ def test_without_a_cluster_the_partitions_run_in_this_process(cluster, demo):
         _CONNECTIONS.close_all()
 
 
+def test_the_progress_bar_counts_each_partition_once(cluster, demo):
+    from mcp_jupyter import views
+    from mcp_jupyter.dask import _CONNECTIONS, _LOCAL
+
+    views.load()
+    before = set(_LOCAL)
+    out = mj.dask.map(pd.DataFrame({"a": range(6), "b": 1}), demo, "add", npartitions=3, progress_bar=True)
+    try:
+        out.compute(scheduler="threads")
+    finally:
+        _CONNECTIONS.close_all()
+    (topic,) = set(_LOCAL) - before
+    bar = _LOCAL[topic].bar
+    assert (bar.done, bar.total) == (3, 3) and bar.text.value == "3/3"
+
+
 def test_bad_input_gets_a_clear_error(cluster, demo):
     frame = pd.DataFrame({"key": ["a"]})
     with pytest.raises(ValueError, match="args names columns the data does not have: 'town'"):
