@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from .test_conformance import HARNESS, NODE_BIN, _env
+from .test_conformance import expected_failures as client_expected_failures
 from .token_proxy import TokenProxy
 
 HERE = Path(__file__).resolve().parent
@@ -106,12 +107,7 @@ _CHECK = re.compile(r"\[(?P<id>[\w/.-]+)\s*\]\s+(?P<status>SUCCESS|FAILURE|WARNI
 
 def expected_failures() -> dict[str, str]:
     """Scenario -> reason, from expected_server_failures.txt."""
-    out = {}
-    for line in (HERE / "expected_server_failures.txt").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, _, reason = line.strip().partition(" ")
-            out[name] = reason.strip()
-    return out
+    return client_expected_failures("expected_server_failures.txt")
 
 
 @pytest.fixture(scope="module")
