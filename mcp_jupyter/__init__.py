@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import extending, views
+from . import _extending as extending
+from . import _views as views
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
     AuthorizationFailed,

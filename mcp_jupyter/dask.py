@@ -40,7 +40,8 @@ except ImportError as exc:  # the optional extra is missing
 
 import pandas as pd
 
-from . import consent, views
+from . import _views as views
+from . import consent
 from .client.batch import in_notebook
 from .client.spec import ConnectionSpec
 from .consent.presenters import stdin_available

@@ -59,13 +59,13 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "mcp_jupyter.runtime",
             "mcp_jupyter.errors",
-            "mcp_jupyter.schema",
-            "mcp_jupyter.views",
+            "mcp_jupyter._schema",
+            "mcp_jupyter._views",
             "mcp_jupyter._version",
-            "mcp_jupyter.handoff",
-            "mcp_jupyter.escaping",
-            "mcp_jupyter.icons",
-            "mcp_jupyter.extending",
+            "mcp_jupyter._handoff",
+            "mcp_jupyter._escaping",
+            "mcp_jupyter._icons",
+            "mcp_jupyter._extending",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -84,7 +84,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
         [
             "mcp_jupyter.runtime",
             "mcp_jupyter.errors",
-            "mcp_jupyter.escaping",
+            "mcp_jupyter._escaping",
             "mcp_jupyter._version",
             "mcp_jupyter._compat.*",
         ],
@@ -92,11 +92,11 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
     ("demo", ["mcp_jupyter.demo.*"], []),
     # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
-    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter.handoff
+    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._handoff
     (
         "server_extension",
         ["mcp_jupyter.server_extension.*"],
-        ["mcp_jupyter.errors", "mcp_jupyter.handoff", "mcp_jupyter.escaping"],
+        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping"],
     ),
 ]
 

@@ -201,7 +201,7 @@ def test_every_connection_has_the_testing_layers_check_and_record_without_import
 
 
 def test_an_extender_runs_whether_it_comes_before_or_after_the_class():
-    from mcp_jupyter import extending
+    from mcp_jupyter import _extending as extending
 
     seen: list[str] = []
 

@@ -182,7 +182,7 @@ def test_without_a_cluster_the_partitions_run_in_this_process(cluster, demo):
 
 
 def test_the_progress_bar_counts_each_partition_once(cluster, demo):
-    from mcp_jupyter import views
+    from mcp_jupyter import _views as views
     from mcp_jupyter.dask import _CONNECTIONS, _LOCAL
 
     views.load()

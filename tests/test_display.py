@@ -53,7 +53,7 @@ class InertChecker(HTMLParser):
         for name, value in attrs:
             if name not in OUR_ATTRS:
                 self.problems.append(f"unexpected attribute {name}= on <{tag}>")
-            # an icon may also be an SVG (drawn as an <img>, never inline), like mcp_jupyter.icons allows
+            # an icon may also be an SVG (drawn as an <img>, never inline), like mcp_jupyter._icons allows
             icon = ("class", "mcpj-icon") in attrs
             safe = SAFE_IMAGE_SRC + (("data:image/svg+xml",) if icon else ())
             if name == "src" and tag == "img" and not (value or "").startswith(safe):

@@ -1,4 +1,4 @@
-"""mcp_jupyter.handoff: the Jupyter server process hands an OAuth callback to the kernel that expects it.
+"""mcp_jupyter._handoff: the Jupyter server process hands an OAuth callback to the kernel that expects it.
 
 Real Unix sockets, real second processes: one-shot delivery, replays and unknown states refused, a forged
 peer refused, private permissions, nothing secret in reprs or logs.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_jupyter import handoff
+from mcp_jupyter import _handoff as handoff
 
 from .conftest import stop_process
 

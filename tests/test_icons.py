@@ -1,4 +1,4 @@
-"""Which server icons may be loaded (mcp_jupyter.icons): only small data: images and same-origin https."""
+"""Which server icons may be loaded (mcp_jupyter._icons): only small data: images and same-origin https."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import base64
 import pytest
 from mcp_types import Icon
 
-from mcp_jupyter import icons
+from mcp_jupyter import _icons as icons
 
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
 

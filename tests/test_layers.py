@@ -56,16 +56,16 @@ CLEAN = {
     "consent/core.py": """
         import importlib
 
-        from mcp_jupyter.schema import defaults
+        from mcp_jupyter._schema import defaults
 
 
         def load():
-            return importlib.import_module("mcp_jupyter.views")
+            return importlib.import_module("mcp_jupyter._views")
     """,
     "runtime.py": "from .errors import MCPJupyterError\n\nruntime = object()\n",
     "errors.py": "class MCPJupyterError(Exception):\n    pass\n",
-    "schema.py": "defaults = {}\n",
-    "views.py": "",
+    "_schema.py": "defaults = {}\n",
+    "_views.py": "",
     "serve/__init__.py": "from .handle import serve\n",
     "serve/handle.py": """
         from .. import runtime

@@ -421,7 +421,7 @@ def test_no_check_anywhere_fetches_a_network_ref(schema_server: tuple[str, list]
 
 
 def test_every_json_schema_validator_is_built_by_make_validator() -> None:
-    """One factory (mcp_jupyter.schema.make_validator, which never fetches a network $ref) builds
+    """One factory (mcp_jupyter._schema.make_validator, which never fetches a network $ref) builds
     every validator in the package: no module builds one by hand."""
     import re
 
@@ -436,7 +436,7 @@ def test_every_json_schema_validator_is_built_by_make_validator() -> None:
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if hand_built.search(line)
     ]
-    assert offenders == [], f"build validators with mcp_jupyter.schema.make_validator: {offenders}"
+    assert offenders == [], f"build validators with mcp_jupyter._schema.make_validator: {offenders}"
 
 
 def test_titles_and_descriptions_are_escaped_and_truncated() -> None:

@@ -161,7 +161,7 @@ def test_task_store_never_keeps_secret_looking_arguments(task_server):
 
 
 def test_the_status_line_follows_the_task(task_server):
-    from mcp_jupyter import views
+    from mcp_jupyter import _views as views
 
     url, token = task_server
     conn = mj.connect("own-line", url, headers=bearer(token))

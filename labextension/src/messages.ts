@@ -21,7 +21,7 @@ export interface IPageInfo {
 export type Theme = 'light' | 'dark';
 
 /**
- * An item's or server's icon as the kernel checked it (mcp_jupyter/icons.py): `src` is an allowed
+ * An item's or server's icon as the kernel checked it (mcp_jupyter/_icons.py): `src` is an allowed
  * `data:` image or an `https:` URL of the server's own origin; otherwise `note` says why none was
  * loaded. The sidebar checks `src` again before loading it (view.ts `iconView`).
  */

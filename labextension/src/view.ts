@@ -9,7 +9,7 @@ import { IConnectionInfo, IIconInfo, IInboxItem, ISamplingPayload, ISnapshot, IT
 /** What to draw for an icon: an `<img>` source, or the note of one that was not loaded. */
 export type IconView = { src: string } | { note: string };
 
-/** Image types an icon may have (as mcp_jupyter/icons.py: never inline, only as `<img>`). */
+/** Image types an icon may have (as mcp_jupyter/_icons.py: never inline, only as `<img>`). */
 const ICON_DATA = /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i;
 /** Longest `data:` icon (characters), as the kernel's `MAX_DATA_URI`. */
 export const MAX_ICON_DATA = 64 * 1024;

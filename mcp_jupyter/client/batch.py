@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .. import views
+from .. import _views as views
 from ..errors import MCPJupyterError
 
 __all__ = ["map_tool"]

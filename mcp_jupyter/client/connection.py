@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import extending, icons, views
+from .. import _extending as extending
+from .. import _icons as icons
+from .. import _views as views
 from ..runtime import runtime
 from .features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
 from .features.tasks import TasksFeature
@@ -210,7 +212,7 @@ class Connection(
     @property
     def icon(self) -> icons.IconChoice | None:
         """The server's icon to show (``serverInfo.icons``, 2025-11-25), checked by
-        :func:`mcp_jupyter.icons.choose`: a ``src`` to load, a ``note`` saying why none is, or None."""
+        :func:`mcp_jupyter._icons.choose`: a ``src`` to load, a ``note`` saying why none is, or None."""
         return icons.choose(self.server_info.get("icons"), origin=self.icon_origin)
 
     @property
@@ -238,5 +240,5 @@ class Connection(
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
 
 
-# The composition root adds the testing layer's check/acheck/record here (mcp_jupyter/extending.py).
+# The composition root adds the testing layer's check/acheck/record here (mcp_jupyter/_extending.py).
 extending.ready("Connection", Connection)

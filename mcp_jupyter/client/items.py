@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
+from .. import _icons as icon_rules
+from .. import _views as views
 from .. import errors as E
-from .. import icons as icon_rules
-from .. import views
 from . import uri_template
 from .apps import ToolUi, tool_ui
 from .apps import visibility as meta_visibility
@@ -112,7 +112,7 @@ class Item:
     @property
     def icon(self) -> icon_rules.IconChoice | None:
         """The icon to show for this item (its ``icons``, 2025-11-25), checked by
-        :func:`mcp_jupyter.icons.choose` against its server's origin: a ``src`` to load as an
+        :func:`mcp_jupyter._icons.choose` against its server's origin: a ``src`` to load as an
         ``<img>``, a ``note`` saying why none may be, or None when the server gave none."""
         conn = self._connection_ref() if self._connection_ref is not None else None
         try:

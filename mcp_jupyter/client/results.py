@@ -259,8 +259,8 @@ class ToolResult:
 
         Checked as the SDK checks it: the schema as the server wrote it, in the draft its ``$schema``
         names; ``$ref``s resolve within the schema only and a network ``$ref`` is never fetched
-        (:func:`mcp_jupyter.schema.schema_problems`, built on
-        :func:`mcp_jupyter.schema.make_validator`). The check runs once per result (again only
+        (:func:`mcp_jupyter._schema.schema_problems`, built on
+        :func:`mcp_jupyter._schema.make_validator`). The check runs once per result (again only
         if ``structured`` or the tool's schema is replaced), and a result from ``conn.call`` comes
         already checked: the SDK validates structured content against the listed ``outputSchema``
         before returning it (a result that does not match is an error, not a result).
@@ -272,7 +272,7 @@ class ToolResult:
         schema, structured = self.tool.output_schema, self.structured
         checked = self._checked
         if checked is None or checked[0] is not schema or checked[1] is not structured:
-            from ..schema import schema_problems
+            from .._schema import schema_problems
 
             checked = self._checked = (schema, structured, tuple(schema_problems(structured, schema) or ()))
         return list(checked[2])

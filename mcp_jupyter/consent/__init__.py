@@ -166,7 +166,7 @@ def pending() -> list[ConsentRequest]:
 
 def inbox() -> Any:
     """The inbox widget: announces new requests and holds cards no cell is showing (needs ipywidgets)."""
-    from .. import views  # the UI provides it (consent never imports widgets)
+    from .. import _views as views  # the UI provides it (consent never imports widgets)
 
     return views.make("inbox")
 

@@ -490,18 +490,18 @@ async def _in_thread(fn: Callable, *args: Any, **kwargs: Any) -> Any:
 
 
 def _with_defaults(schema: dict, content: dict) -> dict:
-    from ..schema import apply_defaults
+    from .._schema import apply_defaults
 
     return apply_defaults(schema, dict(content))
 
 
 def _schema_errors(schema: dict, content: Any) -> list[str]:
     """Where an elicitation answer disagrees with the requested schema (at most 10, worded for a
-    person); checked by :func:`mcp_jupyter.schema.make_validator`, so a network ``$ref`` in the
+    person); checked by :func:`mcp_jupyter._schema.make_validator`, so a network ``$ref`` in the
     server's schema is never fetched and the part it describes is not checked."""
     import jsonschema
 
-    from ..schema import make_validator
+    from .._schema import make_validator
 
     try:
         validator = make_validator(schema, formats=False)

@@ -88,7 +88,7 @@ def presenter() -> Presenter | None:
 def card_presenter() -> Presenter | None:
     """The registered (cards') presenter; in a kernel, the widget presenter is loaded on first use."""
     if _presenter is None and kernel() is not None:
-        from .. import views
+        from .. import _views as views
 
         try:
             views.load()  # the UI registers its presenter when it loads

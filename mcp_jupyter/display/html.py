@@ -1,7 +1,7 @@
 """Safe-HTML primitives: every string a server sends goes through here before it reaches a page.
 
 The display layer and the widgets build HTML here; the escaping itself is
-:func:`mcp_jupyter.escaping.escape`, the package's one escaping function (the layers and islands
+:func:`mcp_jupyter._escaping.escape`, the package's one escaping function (the layers and islands
 that may not import the display layer call it directly). The rules (see ``docs/architecture.md``):
 
 * every untrusted string is escaped with :func:`esc`, which also makes control characters and ANSI
@@ -12,7 +12,7 @@ that may not import the display layer call it directly). The rules (see ``docs/a
   the only attribute values we build from server data are escaped ``title`` texts, base64
   ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`), the
   escaped ``https:`` link a person confirmed in a URL-mode consent card and icon sources that
-  :func:`mcp_jupyter.icons.choose` allowed (:func:`icon`).
+  :func:`mcp_jupyter._icons.choose` allowed (:func:`icon`).
 
 Trusted HTML that we generate ourselves is wrapped in :class:`Safe` so the table and card builders
 can tell it apart from plain (untrusted) strings, which they always escape.
@@ -24,8 +24,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from mcp_jupyter.escaping import escape
-from mcp_jupyter.icons import DISPLAY_PX, IconChoice
+from mcp_jupyter._escaping import escape
+from mcp_jupyter._icons import DISPLAY_PX, IconChoice
 
 #: Characters shown of a single string before it is cut.
 TEXT_LIMIT = 20_000

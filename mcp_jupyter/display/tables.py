@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from mcp_jupyter._escaping import visible
+from mcp_jupyter._schema import property_types
 from mcp_jupyter.display.html import (
     Safe,
     badge,
@@ -25,8 +27,6 @@ from mcp_jupyter.display.html import (
     short,
     table,
 )
-from mcp_jupyter.escaping import visible
-from mcp_jupyter.schema import property_types
 
 #: Rows shown in a listing before the rest is left to ``.to_dataframe()``.
 LISTING_LIMIT = 500
@@ -70,7 +70,7 @@ def visibility_badge(visibility: Any) -> Safe:
 
 
 def item_icon(item: Any) -> Safe:
-    """The icon of a listed item or a connection (``.icon``, checked by :mod:`mcp_jupyter.icons`)."""
+    """The icon of a listed item or a connection (``.icon``, checked by :mod:`mcp_jupyter._icons`)."""
     try:
         choice = getattr(item, "icon", None)
     except Exception:  # noqa: BLE001 - a closed connection has no server info: no icon

@@ -27,9 +27,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from mcp_jupyter._schema import apply_defaults, iter_field_errors, make_validator
 from mcp_jupyter.consent.presenters import Presenter, card_presenter, main_thread_blocked, register_overlay
 from mcp_jupyter.consent.requests import ConsentRequest
-from mcp_jupyter.schema import apply_defaults, iter_field_errors, make_validator
 
 __all__ = ["ChannelPresenter", "install_presenter", "answer"]
 

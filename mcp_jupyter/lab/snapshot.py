@@ -211,7 +211,7 @@ def _tool(tool: Any) -> dict[str, Any]:
 
 
 def icon(item: Any) -> dict[str, Any] | None:
-    """An item's or connection's icon for the sidebar, as :func:`mcp_jupyter.icons.choose` decided
+    """An item's or connection's icon for the sidebar, as :func:`mcp_jupyter._icons.choose` decided
     it (``{src, note, mime_type}``), or None when the server gave none."""
     try:
         choice = item.icon

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_jupyter.schema import resolved_property
+from mcp_jupyter._schema import resolved_property
 
 __all__ = [
     "CompletionContext",

@@ -17,8 +17,8 @@ from typing import Any
 
 from IPython.utils.text import DollarFormatter
 
+from mcp_jupyter._schema import describe_property, property_types
 from mcp_jupyter.errors import did_you_mean
-from mcp_jupyter.schema import describe_property, property_types
 
 
 class MagicUsageError(Exception):

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from mcp_jupyter._escaping import visible
 from mcp_jupyter.errors import MCPJupyterError, did_you_mean
-from mcp_jupyter.escaping import visible
 from mcp_jupyter.magics.completers import completes, connection_names
 from mcp_jupyter.magics.parser import MagicUsageError, line_words
 

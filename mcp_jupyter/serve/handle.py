@@ -12,7 +12,7 @@ from typing import Any
 from mcp.server.transport_security import TransportSecuritySettings
 
 from mcp_jupyter._compat.mcp_sdk import registered_tools
-from mcp_jupyter.escaping import escape
+from mcp_jupyter._escaping import escape
 
 from . import lifecycle
 from .config_snippets import SNIPPET_TITLES, config_snippets

@@ -5,7 +5,7 @@ It runs inside the Jupyter server process, never in a kernel, and adds routes un
 
 - ``oauth/callback``: where an authorization server sends the browser back after a sign-in started
   by a kernel (``mj.connect(url, auth=...)``); the code is handed to that kernel (see
-  :mod:`mcp_jupyter.handoff`).
+  :mod:`mcp_jupyter._handoff`).
 - ``ping``: answers 200 so the JupyterLab extension knows this extension is enabled.
 - ``apps/...``: the sandbox route MCP Apps are rendered from (an opaque origin, a strict CSP).
 

@@ -18,8 +18,8 @@ from typing import Any
 import pandas as pd
 
 from .. import errors as E
+from .._schema import make_validator, resolve_schema, schema_dialect
 from ..client import uri_template
-from ..schema import make_validator, resolve_schema, schema_dialect
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 

@@ -1,6 +1,6 @@
 """Notebook widgets for MCP: schema forms, tool/prompt forms, resource views and the explorer.
 
-Importing this package registers the views the core asks for through :mod:`mcp_jupyter.views`
+Importing this package registers the views the core asks for through :mod:`mcp_jupyter._views`
 (``tool.form()``, ``conn.explore()``, the consent inbox and cards, ``conn.map``'s progress bar);
 the modules themselves are imported on first use, so `import mcp_jupyter` stays fast.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp_jupyter.schema import apply_defaults
+from mcp_jupyter._schema import apply_defaults
 
 if TYPE_CHECKING:
     from .explorer import Explorer
@@ -52,7 +52,7 @@ def _view(module: str, attribute: str) -> Any:
 
 
 def _register_views() -> None:
-    from mcp_jupyter import views
+    from mcp_jupyter import _views as views
 
     views.register("tool_form", _view("tool_form", "ToolForm"))
     views.register("prompt_form", _view("prompt_form", "PromptForm"))

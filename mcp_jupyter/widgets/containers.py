@@ -13,8 +13,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.display.html import short
-from mcp_jupyter.schema import (
+from mcp_jupyter._schema import (
     MISSING,
     alternatives_of,
     classify,
@@ -24,6 +23,7 @@ from mcp_jupyter.schema import (
     resolve_schema,
     truncate,
 )
+from mcp_jupyter.display.html import short
 
 from . import style
 from .fields import (

@@ -198,7 +198,7 @@ class Explorer(W.VBox):
         self._slots = [W.Box(layout=W.Layout(width="100%")) for _ in TABS]
         self.tabs = W.Tab(children=self._slots, titles=TABS)
         self.tabs.add_class("mcpj-explorer-tabs")
-        # the selected server's icon (checked by mcp_jupyter.icons), beside its name
+        # the selected server's icon (checked by mcp_jupyter._icons), beside its name
         self.server_icon = W.HTML("")
         self.server_icon.add_class("mcpj-server-icon")
         super().__init__([W.HBox([self.server_icon, self.server_selector, self.search]), self.tabs])

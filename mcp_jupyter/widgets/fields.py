@@ -21,14 +21,14 @@ from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.display.html import short
-from mcp_jupyter.schema import (
+from mcp_jupyter._schema import (
     MISSING,
     array_item_choices,
     enum_choices,
     same_json,
     truncate,
 )
+from mcp_jupyter.display.html import short
 
 from . import style
 

@@ -25,8 +25,15 @@ from typing import Any
 
 import ipywidgets as W
 
+from mcp_jupyter._schema import (
+    MISSING,
+    apply_defaults,
+    iter_field_errors,
+    make_validator,
+    same_json,
+    truncate,
+)
 from mcp_jupyter.display.html import esc, short
-from mcp_jupyter.schema import MISSING, apply_defaults, iter_field_errors, make_validator, same_json, truncate
 
 from . import style
 from .containers import build_field

@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as W
 
+from mcp_jupyter._escaping import escape
 from mcp_jupyter.consent.presenters import current_cell_parent, kernel, main_thread_blocked
-from mcp_jupyter.escaping import escape
 
 __all__ = ["SignInCard", "present"]
 

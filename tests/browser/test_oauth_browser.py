@@ -4,7 +4,7 @@ A real authorization server with a login page and a protected MCP server (mcp_ju
 runs in the test process; the browser clicks the sign-in link shown by the waiting cell, a person types
 the username and password on the login page, and the authorization server redirects the browser to
 ``{base_url}mcp-jupyter/oauth/callback`` on the Jupyter server, which hands the code to the kernel
-(mcp_jupyter.handoff).
+(mcp_jupyter._handoff).
 
 - ``test_sign_in_card_jupyter_route_reuse_and_logout``: ``mj.connect(url, auth=mj.OAuth())`` shows the
   "Sign in" card while the cell waits; a forged callback meanwhile is refused; clicking the card's link and

@@ -77,7 +77,7 @@ class AuthStatus(list):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:
-        from ...escaping import escape
+        from ..._escaping import escape
 
         if not self:
             return "<p>No stored sign-ins.</p>"

@@ -242,7 +242,7 @@ class Browser:
         scope = anyio.CancelScope()
         self._cleanup.append(scope.cancel)
         if self.via == "jupyter":
-            from ... import handoff
+            from ... import _handoff as handoff
 
             ticket = handoff.expect(state)
 
@@ -280,7 +280,7 @@ class Browser:
         if hook is not None:
             await self._run_hook(hook, signin)
             return
-        from ... import views
+        from ... import _views as views
 
         if _in_kernel():
             views.load()  # the widgets register the card presenter when they load

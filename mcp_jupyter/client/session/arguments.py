@@ -2,7 +2,7 @@
 
 The common flat schema (named properties of plain JSON types) has a hand-written fast test
 (:func:`quick_check`); anything else, and every refusal's wording, goes to the JSON Schema
-validator built by :func:`mcp_jupyter.schema.make_validator`. Both are compiled once per listed
+validator built by :func:`mcp_jupyter._schema.make_validator`. Both are compiled once per listed
 tool and cached.
 """
 
@@ -78,7 +78,7 @@ def argument_validator(schema: dict) -> Any:
     """The argument check for a tool's inputSchema (never fetching a network ``$ref``; formats not
     checked, since a server may accept what a strict format check refuses), or None when the schema
     itself is broken."""
-    from ...schema import make_validator
+    from ..._schema import make_validator
 
     try:
         validator = make_validator(schema, formats=False)
@@ -112,7 +112,7 @@ class _Compiled:
     def nullable(self) -> frozenset[str]:
         """The declared arguments whose schema accepts null (built on the first None given)."""
         if self._nullable is None:
-            from ...schema import is_valid_for, make_validator
+            from ..._schema import is_valid_for, make_validator
 
             root = make_validator(self.tool.input_schema)
             self._nullable = frozenset(
@@ -153,7 +153,7 @@ class ArgumentChecker:
         check = compiled.validator
         if check is None or check.is_valid(args):
             return args
-        from ...schema import apply_defaults
+        from ..._schema import apply_defaults
 
         filled = apply_defaults(tool.input_schema, dict(args))
         if check.is_valid(filled):
@@ -162,7 +162,7 @@ class ArgumentChecker:
         for error in sorted(check.iter_errors(filled), key=lambda e: list(e.absolute_path))[:5]:
             where = "/".join(map(str, error.absolute_path))
             problems.append(f"{where}: {error.message}" if where else error.message)
-        from ...schema import describe_property
+        from ..._schema import describe_property
 
         expected = ", ".join(
             f"{p}{'*' if p in tool.required else ''}: {describe_property(s, tool.input_schema)}"
@@ -183,7 +183,7 @@ class ArgumentChecker:
             if value is not None or key in nullable:
                 kept[key] = value
             elif key in tool.required:
-                from ...schema import describe_property
+                from ..._schema import describe_property
 
                 raise E.InvalidArguments(
                     f"argument {key!r} of tool {tool.name!r} on server {self.server!r} is required and "

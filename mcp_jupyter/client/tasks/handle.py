@@ -7,8 +7,8 @@ import math
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from ... import _views as views
 from ... import errors as E
-from ... import views
 from ..twins import blocking, on_runtime
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh

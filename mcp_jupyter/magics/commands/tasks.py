@@ -13,8 +13,8 @@ import argparse
 import sys
 from typing import Any
 
+from mcp_jupyter._escaping import visible
 from mcp_jupyter.errors import MCPJupyterError
-from mcp_jupyter.escaping import visible
 from mcp_jupyter.magics.commands.calls import gather_arguments, item_with_pairs
 from mcp_jupyter.magics.commands.common import lookup, output_option, store
 from mcp_jupyter.magics.completers import (

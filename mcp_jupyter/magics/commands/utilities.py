@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mcp_jupyter.escaping import visible
+from mcp_jupyter._escaping import visible
 from mcp_jupyter.magics.commands.common import show_html
 from mcp_jupyter.magics.registry import Command, subcommand
 
