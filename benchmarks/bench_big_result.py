@@ -55,7 +55,7 @@ def bench(label: str, raw_target: Any, our_target: Any, repeats: int) -> dict:
     from mcp import Client
 
     import mcp_jupyter as mj
-    from mcp_jupyter.client.results import ToolResult
+    from mcp_jupyter.client._results import ToolResult
     from mcp_jupyter.display.apps import tool_result_app_html
 
     # like for like: our connections advertise sampling, elicitation and roots (bench_calls.py)

@@ -1,4 +1,4 @@
-"""What do client-side tasks cost an ordinary call? (client/tasks/client_side.py reads every message)
+"""What do client-side tasks cost an ordinary call? (client/_tasks/client_side.py reads every message)
 
 Two stdio connections to the demo server (2025-11-25): one with the client-side task layer between
 the SDK and the transport (as every connection has it), one without it (the recording transport
@@ -15,9 +15,9 @@ import sys
 import time
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.history import RecordingTransport
-from mcp_jupyter.client.result_type import DefaultResultType
-from mcp_jupyter.client.session.startup import Owner
+from mcp_jupyter.client._history import RecordingTransport
+from mcp_jupyter.client._result_type import DefaultResultType
+from mcp_jupyter.client._session.startup import Owner
 
 
 def connect_without_layer(name: str, argv: list[str]) -> object:

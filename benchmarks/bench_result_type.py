@@ -1,4 +1,4 @@
-"""What does the resultType default cost an ordinary call? (client/result_type.py reads every message)
+"""What does the resultType default cost an ordinary call? (client/_result_type.py reads every message)
 
 Two stdio connections to the demo server at 2026-07-28: one with the resultType layer between the
 recorded transport and the SDK (as every connection has it), one without it. Rounds of sequential
@@ -15,9 +15,9 @@ import sys
 import time
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.history import RecordingTransport
-from mcp_jupyter.client.session.startup import Owner
-from mcp_jupyter.client.tasks import ClientTaskTransport
+from mcp_jupyter.client._history import RecordingTransport
+from mcp_jupyter.client._session.startup import Owner
+from mcp_jupyter.client._tasks import ClientTaskTransport
 
 
 def connect_without_layer(name: str, argv: list[str]) -> object:

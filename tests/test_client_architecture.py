@@ -112,7 +112,7 @@ def test_the_quick_argument_check_never_accepts_what_json_schema_rejects():
 
     import jsonschema
 
-    from mcp_jupyter.client.session import quick_check
+    from mcp_jupyter.client._session import quick_check
 
     values = [None, True, False, 0, 1, -3, 1.0, 1.5, "", "x", [], [1], {}, {"a": 1}]
     for kind, extra in itertools.product(
@@ -191,7 +191,7 @@ def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
 def test_every_connection_has_the_testing_layers_check_and_record_without_importing_it_early():
     code = (
         "import sys\n"
-        "from mcp_jupyter.client.connection import Connection\n"
+        "from mcp_jupyter.client._connection import Connection\n"
         "import mcp_jupyter.testing as t\n"
         "print(Connection.check is t.check, Connection.acheck is t.acheck, Connection.record is t.record,\n"
         "      Connection.check.__qualname__, 'mcp_jupyter.testing.checking' in sys.modules, 'pandas' in sys.modules)\n"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.config import expand_env, load_config, parse_config
+from mcp_jupyter.client._config import expand_env, load_config, parse_config
 
 DEMO = {"command": sys.executable, "args": ["-m", "mcp_jupyter.demo"]}
 
@@ -140,7 +140,7 @@ def test_vscode_predefined_variables(tmp_path, monkeypatch):
 
 
 def test_discover_reads_the_well_known_files_and_skips_what_it_cannot_use(tmp_path, monkeypatch):
-    from mcp_jupyter.client.config import config_files, discover
+    from mcp_jupyter.client._config import config_files, discover
 
     home, work = tmp_path / "home", tmp_path / "work"
     (home / ".cursor").mkdir(parents=True)

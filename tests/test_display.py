@@ -18,7 +18,7 @@ from mcp_types import Tool as SDKTool
 
 import mcp_jupyter as mj
 from mcp_jupyter.client import ResourceResult, Tool, ToolResult
-from mcp_jupyter.client.results import ResourceContent
+from mcp_jupyter.client._results import ResourceContent
 from mcp_jupyter.display import content, html, tables
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")

@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent
 
 import mcp_jupyter as mj
 from mcp_jupyter.client import ResourceResult, ToolResult
-from mcp_jupyter.client.results import ResourceContent
+from mcp_jupyter.client._results import ResourceContent
 from mcp_jupyter.display import content, html
 from tests.test_display import assert_inert
 

@@ -20,7 +20,7 @@ from mcp_types import JSONRPCRequest, JSONRPCResponse
 
 import mcp_jupyter as mj
 from mcp_jupyter.client import History
-from mcp_jupyter.client import history as history_module
+from mcp_jupyter.client import _history as history_module
 from mcp_jupyter.display import tables
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")

@@ -397,9 +397,9 @@ def test_snapshots_coalesce_and_one_requested_while_building_follows(monkeypatch
 
 
 def test_the_client_tells_observers_about_connections_without_importing_them() -> None:
-    """client/events.py: the registry and the session emit opened, status, list_changed, closed."""
+    """client/_events.py: the registry and the session emit opened, status, list_changed, closed."""
     import mcp_jupyter as mj
-    from mcp_jupyter.client import events
+    from mcp_jupyter.client import _events as events
     from mcp_jupyter.demo import create_server
 
     seen: list[tuple[str, str]] = []

@@ -1,4 +1,4 @@
-"""A 2026-07-28 result without ``resultType`` is read as complete (client/result_type.py), against
+"""A 2026-07-28 result without ``resultType`` is read as complete (client/_result_type.py), against
 a hand-written server that omits it (tests/servers/modern_raw.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.result_type import DefaultResultType
+from mcp_jupyter.client._result_type import DefaultResultType
 
 MODERN = [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]
 

@@ -391,7 +391,7 @@ def test_no_check_anywhere_fetches_a_network_ref(schema_server: tuple[str, list]
     import mcp_jupyter as mj
     from mcp_jupyter import consent
     from mcp_jupyter import errors as E
-    from mcp_jupyter.client.results import ToolResult
+    from mcp_jupyter.client._results import ToolResult
     from mcp_jupyter.display.content import tool_result_html
 
     base, hits = schema_server

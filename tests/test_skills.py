@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.skills import check_file, frontmatter_of
+from mcp_jupyter.client._skills import check_file, frontmatter_of
 from mcp_jupyter.display.tables import skills_html
 
 MODERN = [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]

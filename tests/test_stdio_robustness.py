@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.stdio import LineSplitter, LineTooLong
+from mcp_jupyter.client._stdio import LineSplitter, LineTooLong
 from mcp_jupyter.demo import create_server
 
 RAW = [sys.executable, str(Path(__file__).parent / "servers" / "raw_stdio.py")]

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.task_store import default_task_store
+from mcp_jupyter.client._task_store import default_task_store
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_jupyter.client.uri_template import TemplateError, expand, variables
+from mcp_jupyter.client._uri_template import TemplateError, expand, variables
 
 VALUES = {
     "count": ["one", "two", "three"],

@@ -22,11 +22,10 @@ Modules, one concept each (docs/architecture.md):
 - :mod:`.task_store`   the task records of HTTP servers, kept across kernel restarts
 """
 
-from .apps import ToolUi
-from .connection import Connection
-from .history import History
-from .items import Prompt, Prompts, Resource, Resources, ResourceTemplate, ResourceTemplates, Tool, Tools
-from .registry import (
+from ._connection import Connection
+from ._history import History
+from ._items import Prompt, Prompts, Resource, Resources, ResourceTemplate, ResourceTemplates, Tool, Tools
+from ._registry import (
     aconnect,
     connect,
     connect_config,
@@ -35,9 +34,10 @@ from .registry import (
     disconnect_all,
     get_connection,
 )
-from .results import PromptResult, ResourceResult, ToolResult
-from .spec import ConnectionSpec
-from .tasks import Task, TaskTable
+from ._results import PromptResult, ResourceResult, ToolResult
+from ._spec import ConnectionSpec
+from ._tasks import Task, TaskTable
+from .apps import ToolUi
 
 __all__ = [
     "Connection",

@@ -4,7 +4,7 @@ A tool may declare an interactive UI: ``_meta.ui.resourceUri`` names a ``ui://``
 ``text/html;profile=mcp-app`` that a host renders in a sandboxed frame. This module holds what the
 client core knows about that, with no UI:
 
-- the extension's names (advertised by every connection, see ``client/session/startup.py``);
+- the extension's names (advertised by every connection, see ``client/_session/startup.py``);
 - :class:`ToolUi` (``conn.tools["x"].ui``) and tool *visibility*: a tool whose visibility lacks
   ``"app"`` can never be called by an app; one whose visibility lacks ``"model"`` is meant for its
   app only, so a host keeps it out of a *model's* tool list (``conn.tools.for_model()``). The
@@ -230,8 +230,8 @@ async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, An
             f"the app may not call tool {name!r}: the server lists no such tool with visibility 'app'",
             server=record.tool.server,
         )
-    from .features.tools import call_tool
-    from .session import CONNECTION_DEFAULT
+    from ._features.tools import call_tool
+    from ._session import CONNECTION_DEFAULT
 
     return await call_tool(
         conn._session, name, dict(arguments or {}), CONNECTION_DEFAULT, None, False, tool=tool

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_jupyter.client import apps
-from mcp_jupyter.client.items import dump
+from mcp_jupyter.client._items import dump
 from mcp_jupyter.display.content import tool_result_html
 from mcp_jupyter.display.html import Safe, badge, card, short
 

@@ -14,24 +14,24 @@ from mcp_jupyter.display import apps, checks, content, tables, tasks
 
 # (module, class name, renderer). Modules are where the API defines each class (``__module__``).
 FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
-    ("mcp_jupyter.client.results", "ToolResult", apps.tool_result_app_html),
-    ("mcp_jupyter.client.results", "ResourceResult", content.resource_result_html),
-    ("mcp_jupyter.client.results", "PromptResult", content.prompt_result_html),
-    ("mcp_jupyter.client.items", "Tools", tables.tools_html),
-    ("mcp_jupyter.client.items", "Resources", tables.resources_html),
-    ("mcp_jupyter.client.items", "ResourceTemplates", tables.templates_html),
-    ("mcp_jupyter.client.items", "Prompts", tables.prompts_html),
-    ("mcp_jupyter.client.items", "Skills", tables.skills_html),
-    ("mcp_jupyter.client.items", "Tool", tables.tool_html),
-    ("mcp_jupyter.client.items", "Resource", tables.resource_html),
-    ("mcp_jupyter.client.items", "ResourceTemplate", tables.template_html),
-    ("mcp_jupyter.client.items", "Prompt", tables.prompt_html),
-    ("mcp_jupyter.client.history", "History", tables.history_html),
-    ("mcp_jupyter.client.connection", "Connection", tables.connection_html),
-    ("mcp_jupyter.client.protocol_features", "ProtocolFeatures", tables.protocol_features_html),
+    ("mcp_jupyter.client._results", "ToolResult", apps.tool_result_app_html),
+    ("mcp_jupyter.client._results", "ResourceResult", content.resource_result_html),
+    ("mcp_jupyter.client._results", "PromptResult", content.prompt_result_html),
+    ("mcp_jupyter.client._items", "Tools", tables.tools_html),
+    ("mcp_jupyter.client._items", "Resources", tables.resources_html),
+    ("mcp_jupyter.client._items", "ResourceTemplates", tables.templates_html),
+    ("mcp_jupyter.client._items", "Prompts", tables.prompts_html),
+    ("mcp_jupyter.client._items", "Skills", tables.skills_html),
+    ("mcp_jupyter.client._items", "Tool", tables.tool_html),
+    ("mcp_jupyter.client._items", "Resource", tables.resource_html),
+    ("mcp_jupyter.client._items", "ResourceTemplate", tables.template_html),
+    ("mcp_jupyter.client._items", "Prompt", tables.prompt_html),
+    ("mcp_jupyter.client._history", "History", tables.history_html),
+    ("mcp_jupyter.client._connection", "Connection", tables.connection_html),
+    ("mcp_jupyter.client._protocol_features", "ProtocolFeatures", tables.protocol_features_html),
     ("mcp_jupyter.testing.checking", "CheckReport", checks.check_html),
-    ("mcp_jupyter.client.tasks.handle", "Task", tasks.task_line_html),
-    ("mcp_jupyter.client.tasks.handle", "TaskTable", tasks.tasks_table_html),
+    ("mcp_jupyter.client._tasks.handle", "Task", tasks.task_line_html),
+    ("mcp_jupyter.client._tasks.handle", "TaskTable", tasks.tasks_table_html),
 )
 
 
@@ -58,7 +58,7 @@ def register_formatters(ipython: Any) -> None:
         html_formatter.for_type_by_name(module, name, _guarded(render))
     # A result whose tool has an MCP App also carries the app output type (display/apps.py).
     ipython.display_formatter.mimebundle_formatter.for_type_by_name(
-        "mcp_jupyter.client.results", "ToolResult", _guarded_bundle(apps.tool_result_mimebundle)
+        "mcp_jupyter.client._results", "ToolResult", _guarded_bundle(apps.tool_result_mimebundle)
     )
 
 

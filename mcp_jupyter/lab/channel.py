@@ -263,7 +263,7 @@ def _watch() -> None:
         if _watching:
             return
         _watching = True
-    from mcp_jupyter.client import events
+    from mcp_jupyter.client import _events as events
     from mcp_jupyter.consent.core import broker
 
     from .inbox import install_presenter

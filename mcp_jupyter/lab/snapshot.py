@@ -14,8 +14,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from mcp_jupyter.client.config import discover
-from mcp_jupyter.client.registry import connections
+from mcp_jupyter.client._config import discover
+from mcp_jupyter.client._registry import connections
 from mcp_jupyter.consent.core import broker
 from mcp_jupyter.consent.requests import ConsentRequest
 
@@ -87,7 +87,7 @@ async def _atasks(conn: Any) -> list[Any]:
     ended followed in the background, so its status changes reach the sidebar as events."""
     import anyio
 
-    from mcp_jupyter.client.tasks import book_for, ensure_following
+    from mcp_jupyter.client._tasks import book_for, ensure_following
 
     session = getattr(conn, "_session", None)
     if session is None:

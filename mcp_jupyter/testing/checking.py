@@ -19,7 +19,7 @@ import pandas as pd
 
 from .. import errors as E
 from .._schema import make_validator, resolve_schema, schema_dialect
-from ..client import uri_template
+from ..client import _uri_template as uri_template
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 
@@ -808,7 +808,7 @@ class Checker:
         target = (
             spec.server if spec.kind == "inprocess" else spec.url if spec.kind == "http" else list(spec.argv)
         )
-        from ..client.connection import Connection
+        from ..client._connection import Connection
 
         probe = Connection(
             f"{session.name}-legacy-probe",

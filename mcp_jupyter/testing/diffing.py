@@ -25,7 +25,7 @@ _KINDS = (
 
 def _connection(conn: Any) -> Any:
     if isinstance(conn, str):
-        from ..client.registry import get_connection
+        from ..client._registry import get_connection
 
         return get_connection(conn)
     return conn
@@ -38,7 +38,7 @@ def _text(value: Any) -> str:
 
 
 def _wire(item: Any) -> dict:
-    from ..client.items import dump
+    from ..client._items import dump
 
     return dump(getattr(item, "raw", None)) or {}
 

@@ -2,7 +2,7 @@
 
 Linting and recording are not MCP features, so the client does not carry them and never imports this
 layer. The composition root (``mcp_jupyter/__init__.py``) attaches these functions to
-:class:`~mcp_jupyter.client.connection.Connection` with :func:`attach` as soon as the class is
+:class:`~mcp_jupyter.client._connection.Connection` with :func:`attach` as soon as the class is
 defined (:mod:`mcp_jupyter._extending`); this module stays light (pandas and the checker load on the
 first ``check``).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..client.twins import blocking, on_runtime
+from ..client._twins import blocking, on_runtime
 
 __all__ = ["acheck", "check", "record", "attach"]
 

@@ -105,7 +105,7 @@ def status() -> AuthStatus:
     are never shown."""
     import time
 
-    from ..registry import connections
+    from .._registry import connections
 
     by_url: dict[str, list[str]] = {}
     for name, conn in connections().items():
@@ -155,7 +155,7 @@ def logout(target: str | None = None, *, all: bool = False) -> list[str]:  # noq
 def _url_of(target: Any) -> str:
     if isinstance(target, str) and target.lower().startswith(("http://", "https://")):
         return target
-    from ..registry import get_connection
+    from .._registry import get_connection
 
     url = getattr(get_connection(target)._session.spec, "url", None)
     if not url:

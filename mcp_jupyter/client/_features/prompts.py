@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import errors as E
-from ..items import Prompts
-from ..results import PromptResult
-from ..twins import blocking, on_runtime
+from .._items import Prompts
+from .._results import PromptResult
+from .._twins import blocking, on_runtime
 from .tools import merge_args
 
 

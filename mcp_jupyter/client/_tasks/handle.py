@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from ... import _views as views
 from ... import errors as E
-from ..twins import blocking, on_runtime
+from .._twins import blocking, on_runtime
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
 

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import errors as E
-from ..items import Resources, ResourceTemplates
-from ..results import ResourceResult
-from ..session import CONNECTION_DEFAULT
-from ..twins import blocking, on_runtime
+from .._items import Resources, ResourceTemplates
+from .._results import ResourceResult
+from .._session import CONNECTION_DEFAULT
+from .._twins import blocking, on_runtime
 
 
 class ResourcesFeature:

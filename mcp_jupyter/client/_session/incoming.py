@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from .. import events
-from ..results import LogEntry
+from .. import _events as events
+from .._results import LogEntry
 
 _MAX_LOGS = 2000
 

@@ -9,7 +9,7 @@
 - :class:`~.listen.ListenStream` (``session.listen``): the 2026-07-28 ``subscriptions/listen`` stream.
 
 Every ``async`` method runs ON the loop; the public
-:class:`~mcp_jupyter.client.connection.Connection` hops onto the loop to call them.
+:class:`~mcp_jupyter.client._connection.Connection` hops onto the loop to call them.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import errors as E
-from .. import events
-from ..history import History
-from ..stdio import DEFAULT_MAX_LINE_BYTES
-from ..transports import classify
+from .. import _events as events
+from .._history import History
+from .._stdio import DEFAULT_MAX_LINE_BYTES
+from .._transports import classify
 from .arguments import ArgumentChecker
 from .deadlines import CONNECTION_DEFAULT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Deadlines, MappedErrors
 from .incoming import Inbox
@@ -34,7 +34,7 @@ class Session:
     """One server's live state on the runtime loop (see the module docstring)."""
 
     def __init__(self, owner: Any, name: str, target: Any, **options: Any) -> None:
-        """``options`` are :class:`~mcp_jupyter.client.connection.Connection`'s keyword arguments."""
+        """``options`` are :class:`~mcp_jupyter.client._connection.Connection`'s keyword arguments."""
         mode = options.get("mode", "auto")
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f"mode must be 'auto' or 'legacy' (or a protocol version), not {mode!r}")
@@ -258,7 +258,7 @@ class Session:
 
     def translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
         """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
-        from ..translate import Failure, translate
+        from .._translate import Failure, translate
 
         signin = self.owner_task.signin
         failure = Failure(

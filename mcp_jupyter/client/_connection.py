@@ -1,10 +1,10 @@
 """A connection to one MCP server: the public sync/async API of mcp_jupyter.
 
 :class:`Connection` is a small facade built from one part per MCP feature (tools, resources,
-prompts, utilities; :mod:`mcp_jupyter.client.features`) over a loop-side
-:class:`~mcp_jupyter.client.session.Session` that owns the SDK client on the runtime thread.
+prompts, utilities; :mod:`mcp_jupyter.client._features`) over a loop-side
+:class:`~mcp_jupyter.client._session.Session` that owns the SDK client on the runtime thread.
 Every request method exists as ``aname`` (awaitable from any event loop) and ``name`` (blocking),
-the second derived from the first (:mod:`mcp_jupyter.client.twins`).
+the second derived from the first (:mod:`mcp_jupyter.client._twins`).
 """
 
 from __future__ import annotations
@@ -16,21 +16,21 @@ from .. import _extending as extending
 from .. import _icons as icons
 from .. import _views as views
 from ..runtime import runtime
-from .features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
-from .features.tasks import TasksFeature
-from .history import History
-from .protocol_features import ProtocolFeatures, protocol_features
-from .results import LogEntry
-from .session import (
+from ._features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
+from ._features.tasks import TasksFeature
+from ._history import History
+from ._protocol_features import ProtocolFeatures, protocol_features
+from ._results import LogEntry
+from ._session import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_TIMEOUT,
     DEFAULT_ROOTS_WAIT,
     DEFAULT_TIMEOUT,
     Session,
 )
-from .spec import ConnectionSpec, spec_of
-from .stdio import DEFAULT_MAX_LINE_BYTES
-from .twins import blocking, on_runtime
+from ._spec import ConnectionSpec, spec_of
+from ._stdio import DEFAULT_MAX_LINE_BYTES
+from ._twins import blocking, on_runtime
 
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 
@@ -132,7 +132,7 @@ class Connection(
     def spec(self) -> ConnectionSpec:
         """How this connection was made, without secret values (env and header *names*): picklable;
         ``conn.spec.connect()`` opens a new connection from it, here or on another machine
-        (:class:`~mcp_jupyter.client.spec.ConnectionSpec`)."""
+        (:class:`~mcp_jupyter.client._spec.ConnectionSpec`)."""
         return spec_of(self._session)
 
     @property

@@ -4,7 +4,7 @@ Nothing above the client layer touches ``mcp_types``: content blocks and results
 with readable attributes, ``.raw`` for the SDK object, and ``to_dataframe()`` where a table makes
 sense. Server data is untrusted; these objects keep it as data and never render it (rendering,
 with escaping, lives in ``mcp_jupyter.display``). What a server *offers* (tools, resources,
-prompts) lives in :mod:`mcp_jupyter.client.items`.
+prompts) lives in :mod:`mcp_jupyter.client._items`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .items import Tool
+    from ._items import Tool
 
 __all__ = [
     "MAX_DECODE_BYTES",
@@ -297,14 +297,14 @@ class ToolResult:
           table with the columns ``region`` and ``amount``.
         - Text that is a Python literal (a server that sends ``str(rows)``) is parsed with
           ``ast.literal_eval``, which builds plain values and never runs code, up to
-          ``mcp_jupyter.client.frames.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
+          ``mcp_jupyter.client._frames.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
           its repr and in ``df.attrs["parsed_from"]`` (``"python literal"``).
 
         Anything else raises ``ValueError`` saying why it is not a table and the call (or
         attribute) that gets the data instead; a suggested call is checked to work before the
         message offers it.
         """
-        from .frames import to_dataframe
+        from ._frames import to_dataframe
 
         return to_dataframe(self.data, self.text, field, header)
 

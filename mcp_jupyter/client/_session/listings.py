@@ -1,6 +1,6 @@
 """The listing caches: tools, resources, resource templates and prompts, all pages, per connection.
 
-A :class:`ListingCache` is a dict of kind -> :class:`~mcp_jupyter.client.items.Listing` (the hot
+A :class:`ListingCache` is a dict of kind -> :class:`~mcp_jupyter.client._items.Listing` (the hot
 path reads it with a plain ``get``, no await), filled page by page on first need and emptied for a
 kind when the server says its list changed.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import errors as E
-from ..items import LISTINGS
+from .._items import LISTINGS
 
 METHOD_NOT_FOUND = -32601
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang a listing

@@ -88,7 +88,7 @@ async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, 
 def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
     from mcp_types import CallToolResult
 
-    from ..results import ToolResult
+    from .._results import ToolResult
 
     try:
         parsed = CallToolResult.model_validate(raw, by_name=False)

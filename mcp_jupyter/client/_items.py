@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 from .. import _icons as icon_rules
 from .. import _views as views
 from .. import errors as E
-from . import uri_template
+from . import _uri_template as uri_template
 from .apps import ToolUi, tool_ui
 from .apps import visibility as meta_visibility
 
@@ -344,7 +344,7 @@ class Skill(Item):
 
     def load(self) -> LoadedSkill:
         """Read and verify this skill's files through the connection that listed it (see
-        :meth:`~mcp_jupyter.client.connection.Connection.load_skill`)."""
+        :meth:`~mcp_jupyter.client._connection.Connection.load_skill`)."""
         return self.connection.load_skill(self)
 
     async def aload(self) -> LoadedSkill:

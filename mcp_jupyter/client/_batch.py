@@ -33,7 +33,7 @@ async def _map_on_loop(
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)
     limiter = anyio.Semaphore(concurrency)
-    from .features.tools import call_tool
+    from ._features.tools import call_tool
 
     await session.find("tools", tool)  # fail once, clearly, before launching many calls
 

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
 from ... import errors as E
-from .. import events
+from .. import _events as events
 from .state import _BOOKS, DEFAULT_TTL_MS, TASKS_EXTENSION, TaskBook, TaskState, _era, _iso_now, book_for
 from .wire import _tool_result, follow
 
@@ -111,7 +111,7 @@ def server_offers_tasks(session: Any) -> bool:
 async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None = None) -> TaskState:
     """Start ``tool`` as a task (on the loop); returns its state (already ended when the server
     chose to answer at once). Raises :class:`TaskNotSupported` for a tool that cannot be one."""
-    from ..results import ToolResult
+    from .._results import ToolResult
 
     name = tool.name
     client = session.require_client()

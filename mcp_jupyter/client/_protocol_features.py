@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ._skills import SKILLS_EXTENSION
+from ._tasks import TASKS_EXTENSION
 from .apps import UI_EXTENSION
-from .skills import SKILLS_EXTENSION
-from .tasks import TASKS_EXTENSION
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 

@@ -9,7 +9,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import events
+from .. import _events as events
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 """The 2026-07-28 tasks extension's identifier."""
@@ -152,7 +152,7 @@ class TaskBook:
         self.loaded = True
         if self.url is None:
             return
-        from ..task_store import default_task_store
+        from .._task_store import default_task_store
 
         for task_id, record in (default_task_store().get(self.url) or {}).items():
             if task_id not in self.states and isinstance(record, dict):
@@ -175,7 +175,7 @@ class TaskBook:
         """Persist ``state`` (HTTP servers only; never fails a task)."""
         if self.url is None:
             return
-        from ..task_store import default_task_store
+        from .._task_store import default_task_store
 
         try:
             default_task_store().update(self.url, **{state.id: state.to_record()})

@@ -135,7 +135,7 @@ class ArgumentChecker:
 
     def check(self, tool: Any, args: dict) -> dict:
         """Check ``args`` against ``tool``'s inputSchema before sending and return the arguments to
-        send (see :meth:`~mcp_jupyter.client.session.Session.check_arguments`)."""
+        send (see :meth:`~mcp_jupyter.client._session.Session.check_arguments`)."""
         compiled = self._compiled.get(tool.name)
         if compiled is None or compiled.tool is not tool:
             compiled = self._compiled[tool.name] = _Compiled(tool)

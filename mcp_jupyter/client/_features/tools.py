@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ... import errors as E
-from ..items import Tools
-from ..results import ToolResult
-from ..session import CONNECTION_DEFAULT, adapt_callback
-from ..tasks import call_tool_maybe_task
-from ..twins import blocking, on_runtime
+from .._items import Tools
+from .._results import ToolResult
+from .._session import CONNECTION_DEFAULT, adapt_callback
+from .._tasks import call_tool_maybe_task
+from .._twins import blocking, on_runtime
 
 ProgressCallback = Callable[[float, float | None, str | None], Any]
 
@@ -83,7 +83,7 @@ class ToolsFeature:
         For inputs too large for one kernel (millions of rows, or a slow server), ``mj.dask.map``
         does the same on a Dask cluster, a connection per worker (docs/dask.md).
         """
-        from ..batch import map_tool
+        from .._batch import map_tool
 
         return await map_tool(
             self._session,
@@ -125,7 +125,7 @@ async def call_tool(
     raw = await session.request(
         f"calling tool {name!r}",
         # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
-        # end; its status changes count as progress (client/tasks/).
+        # end; its status changes count as progress (client/_tasks/).
         lambda on_progress: call_tool_maybe_task(session, client, tool, args, on_progress),
         timeout=timeout,
         max_timeout=max_timeout,

@@ -3,7 +3,7 @@
 Listing reads no file of any skill; loading reads ``SKILL.md`` first, verifies it (size, digest,
 frontmatter against the listing), then each other listed file, verified the same way; the first
 mismatch raises :class:`~mcp_jupyter.errors.SkillVerificationFailed` and nothing more is read
-(client/skills.py holds the rules).
+(client/_skills.py holds the rules).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ... import errors as E
-from .. import skills as S
-from ..items import LoadedSkill, Skill, Skills
-from ..twins import blocking, on_runtime
+from .. import _skills as S
+from .._items import LoadedSkill, Skill, Skills
+from .._twins import blocking, on_runtime
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
 

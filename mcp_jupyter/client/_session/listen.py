@@ -3,7 +3,7 @@
 On 2026-07-28 connections change events no longer arrive unasked; the client opens one long
 request that streams them. :class:`ListenStream` runs it in its own task on the runtime loop and
 reopens it whenever the set of subscribed URIs changes. The SDK hands each event to the message
-handler as a notification too (:meth:`~mcp_jupyter.client.session.incoming.Inbox.on_message`),
+handler as a notification too (:meth:`~mcp_jupyter.client._session.incoming.Inbox.on_message`),
 which applies it; the stream here is only drained. Before 2026-07-28 the same subscriptions are
 ``resources/subscribe`` and ``resources/unsubscribe`` requests.
 """

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConnectionFailed
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from ._connection import Connection
 
 __all__ = ["ConnectionSpec", "header_variable", "spec_of"]
 
@@ -82,7 +82,7 @@ class ConnectionSpec:
         return (_rebuild, (values,))
 
     def target(self) -> Any:
-        """What :class:`~mcp_jupyter.client.connection.Connection` connects to: argv, URL or server."""
+        """What :class:`~mcp_jupyter.client._connection.Connection` connects to: argv, URL or server."""
         if self.kind == "stdio":
             return list(self.argv)
         if self.kind == "http":
@@ -90,7 +90,7 @@ class ConnectionSpec:
         return self.server
 
     def options(self, environ: Any = None) -> dict[str, Any]:
-        """The keyword arguments for a :class:`~mcp_jupyter.client.connection.Connection`, with the
+        """The keyword arguments for a :class:`~mcp_jupyter.client._connection.Connection`, with the
         env and header values read from ``environ`` (default: this process's environment)."""
         environ = os.environ if environ is None else environ
         where = f"the environment of process {os.getpid()} on {os.uname().nodename}"
@@ -130,7 +130,7 @@ class ConnectionSpec:
         ``name`` defaults to the spec's; ``overrides`` are :class:`Connection` keyword arguments
         (e.g. ``sampling_callback=...``) that replace the spec's settings.
         """
-        from .connection import Connection
+        from ._connection import Connection
 
         return Connection(name or self.name, self.target(), **{**self.options(), **overrides}).open()
 
@@ -154,8 +154,8 @@ def _oauth(public: dict[str, Any]) -> Any:
 
 
 def spec_of(session: Any) -> ConnectionSpec:
-    """The :class:`ConnectionSpec` of a :class:`~mcp_jupyter.client.session.Session` as it is now."""
-    from .transports import _strip_userinfo
+    """The :class:`ConnectionSpec` of a :class:`~mcp_jupyter.client._session.Session` as it is now."""
+    from ._transports import _strip_userinfo
 
     target = session.spec
     auth: dict[str, Any] | bool | None = None

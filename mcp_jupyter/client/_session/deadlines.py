@@ -3,7 +3,7 @@
 Every request runs under a :class:`Deadline` (seconds without an answer or progress, seconds in
 all), paused while a person answers the server (a sampling or elicitation card, an OAuth sign-in).
 :class:`MappedErrors` is the one ``with`` block that turns SDK and transport failures into
-mcp_jupyter's exceptions (:mod:`mcp_jupyter.client.translate` words them).
+mcp_jupyter's exceptions (:mod:`mcp_jupyter.client._translate` words them).
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ _CancelScope: Any = None  # anyio's, imported on the first request (import mcp_j
 
 class MappedErrors:
     """A ``with`` block that raises mcp_jupyter's exception for any SDK/transport failure inside it
-    (see :meth:`~mcp_jupyter.client.session.Session.mapped_errors`; a class with slots: it is on
+    (see :meth:`~mcp_jupyter.client._session.Session.mapped_errors`; a class with slots: it is on
     every request's path)."""
 
     __slots__ = ("translate", "doing", "timeout")

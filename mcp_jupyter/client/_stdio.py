@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from .history import WIRE_JSON
+from ._history import WIRE_JSON
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "stdio_streams", "LineSplitter"]
 

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnknownConnection, did_you_mean
-from . import events
-from .config import load_config, parse_config, select
-from .connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
-from .twins import blocking, on_runtime
+from . import _events as events
+from ._config import load_config, parse_config, select
+from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
+from ._twins import blocking, on_runtime
 
 __all__ = [
     "connect",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import Any
 
-from .history import StreamProxy, WrappedTransport
+from ._history import StreamProxy, WrappedTransport
 
 FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carry resultType
 

@@ -18,10 +18,10 @@ from typing import Any
 
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ...runtime import runtime
-from ..history import RecordingTransport
-from ..result_type import DefaultResultType
-from ..tasks import ClientTaskTransport, dispatch_with
-from ..transports import StderrCapture, check_command
+from .._history import RecordingTransport
+from .._result_type import DefaultResultType
+from .._tasks import ClientTaskTransport, dispatch_with
+from .._transports import StderrCapture, check_command
 from .quiet import quiet_sdk
 
 DEFAULT_ROOTS_WAIT = 2.0
@@ -183,7 +183,7 @@ class Owner:
     async def _serve(self, task_status: Any) -> None:
         import anyio
 
-        from ..translate import looks_like_legacy_sse
+        from .._translate import looks_like_legacy_sse
 
         session, deadlines = self.session, self.session.deadlines
         attempts = self._transports()
@@ -225,8 +225,8 @@ class Owner:
 
     def _transports(self) -> list[tuple[str, Any]]:
         """The transports to try, in order (more than one only for HTTP's SSE fallback)."""
-        from ..stdio import stdio_streams
-        from ..transports import sse_transport, streamable_http_transport
+        from .._stdio import stdio_streams
+        from .._transports import sse_transport, streamable_http_transport
 
         session = self.session
         spec = session.spec
@@ -262,9 +262,9 @@ class Owner:
         return attempts
 
     def _record(self, transport: Any) -> ClientTaskTransport:
-        """The transport, recorded into the history, with client-side tasks (client/tasks/client_side.py)
+        """The transport, recorded into the history, with client-side tasks (client/_tasks/client_side.py)
         between it and the SDK: a server may ask for sampling or elicitation to run as a task. A
-        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/result_type.py);
+        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/_result_type.py);
         the history, below, keeps it as the server sent it."""
         recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
         return ClientTaskTransport(DefaultResultType(recorded), self._answer_server_request)
@@ -280,9 +280,9 @@ class Owner:
         from mcp_types import Implementation, SamplingCapability, SamplingToolsCapability
 
         from ..._version import __version__
+        from .._skills import SKILLS_EXTENSION
+        from .._tasks import tasks_client_extension
         from ..apps import APP_MIME_TYPE, UI_EXTENSION
-        from ..skills import SKILLS_EXTENSION
-        from ..tasks import tasks_client_extension
 
         quiet_sdk()
         session = self.session
@@ -306,8 +306,8 @@ class Owner:
             sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
             client_info=Implementation(name="mcp-jupyter", version=__version__),
             # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
-            # Tasks (client/tasks/): the 2026-07-28 extension and 2025-11-25 status notifications.
-            # Skills (client/skills.py): conn.skills lists them, skill.load() reads and verifies them.
+            # Tasks (client/_tasks/): the 2026-07-28 extension and 2025-11-25 status notifications.
+            # Skills (client/_skills.py): conn.skills lists them, skill.load() reads and verifies them.
             extensions=[
                 advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),
                 tasks_client_extension(),
@@ -399,7 +399,7 @@ async def _close_all_sessions() -> None:
     short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
     import anyio
 
-    from ..stdio import exiting
+    from .._stdio import exiting
 
     exiting()
 

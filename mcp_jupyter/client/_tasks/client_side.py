@@ -31,7 +31,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..history import StreamProxy, WrappedTransport
+from .._history import StreamProxy, WrappedTransport
 
 __all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
