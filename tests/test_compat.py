@@ -205,7 +205,7 @@ def test_oauth_provider_initialize():
     from mcp.client.auth import OAuthClientProvider
     from mcp.shared.auth import OAuthClientMetadata, OAuthToken
 
-    from mcp_jupyter.client.auth.store import MemoryTokens
+    from mcp_jupyter.client.auth._store import MemoryTokens
 
     flow = source_of(OAuthClientProvider._auth_flow)
     require(

@@ -19,8 +19,8 @@ import jwt
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client.auth.dpop import DPoPKey, DPoPState, htu
-from mcp_jupyter.client.auth.store import TokenStore
+from mcp_jupyter.client.auth._dpop import DPoPKey, DPoPState, htu
+from mcp_jupyter.client.auth._store import TokenStore
 
 
 def verified(proof: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -113,7 +113,7 @@ def test_stored_dpop_token_keeps_its_key_and_is_dropped_without_dpop(tmp_path: A
     a connection with DPoP off cannot use the token, so it counts as no token."""
     from mcp.shared.auth import OAuthToken
 
-    from mcp_jupyter.client.auth.store import ServerTokens
+    from mcp_jupyter.client.auth._store import ServerTokens
 
     store = TokenStore(tmp_path)
     url = "https://rs.example/mcp"
@@ -154,9 +154,9 @@ def test_oauth_dpop_and_workload_options(tmp_path: Any) -> None:
 
 
 def test_workload_token_source_reads_the_file_each_time_or_calls(tmp_path: Any) -> None:
-    from mcp_jupyter.client.auth.options import _async
-    from mcp_jupyter.client.auth.signin import SignInError
-    from mcp_jupyter.client.auth.workload import token_source
+    from mcp_jupyter.client.auth._options import _async
+    from mcp_jupyter.client.auth._signin import SignInError
+    from mcp_jupyter.client.auth._workload import token_source
 
     path = tmp_path / "token.jwt"
     source = token_source(str(path), _async)

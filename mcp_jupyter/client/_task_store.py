@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .auth.store import TokenStore
+from .auth._store import TokenStore
 
 __all__ = ["TaskStore", "default_task_store", "task_store_dir"]
 

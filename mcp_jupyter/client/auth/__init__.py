@@ -18,10 +18,10 @@ import weakref
 from typing import Any
 
 from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_provider
-from .options import OAuth, as_oauth, build_provider
-from .receivers import set_page_source
-from .signin import SignIn, SignInError, active, register_presenter, set_prompt_check
-from .store import MemoryTokens, TokenStore, default_store
+from ._options import OAuth, as_oauth, build_provider
+from ._receivers import set_page_source
+from ._signin import SignIn, SignInError, active, register_presenter, set_prompt_check
+from ._store import MemoryTokens, TokenStore, default_store
 
 __all__ = [
     "OAuth",

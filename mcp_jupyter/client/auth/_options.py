@@ -175,7 +175,7 @@ def as_oauth(auth: Any) -> OAuth | None:
 
 def build_provider(options: OAuth, url: str, server: str) -> tuple[Any, Any]:
     """The SDK ``httpx2.Auth`` for ``url`` and the :class:`~.signin.Browser` it uses (or None)."""
-    from .dpop import DPoPState
+    from ._dpop import DPoPState
 
     dpop = DPoPState(options.dpop)
     storage, stored_port = _storage(options, url, dpop)
@@ -189,7 +189,7 @@ def _provider(
     options: OAuth, url: str, server: str, storage: Any, stored_port: int | None, scope: str | None
 ) -> tuple[Any, Any]:
     if options.grant == "workload":
-        from .workload import WorkloadIdentityProvider, token_source
+        from ._workload import WorkloadIdentityProvider, token_source
 
         provider = _with_dpop(WorkloadIdentityProvider)(
             url,
@@ -215,7 +215,7 @@ def _provider(
         return _client_credentials(options, url, storage, scope), None
     from mcp.shared.auth import OAuthClientMetadata
 
-    from .signin import Browser
+    from ._signin import Browser
 
     browser = Browser(server, options, preferred_port=stored_port)
     storage.redirect_uri = browser.redirect_uri
@@ -262,7 +262,7 @@ def _retarget(provider: Any, browser: Any, storage: Any, options: OAuth) -> None
 
 def _with_dpop(cls: type) -> type:
     """The SDK provider class with DPoP around its flow (:class:`~.dpop.DPoPFlow`)."""
-    from .dpop import DPoPFlow
+    from ._dpop import DPoPFlow
 
     return type(cls.__name__, (DPoPFlow, cls), {})
 
@@ -276,7 +276,7 @@ def _provider_class() -> type:
     counted from now; setting the expiry from it on load makes the SDK refresh first instead.
     """
 
-    from .dpop import DPoPFlow
+    from ._dpop import DPoPFlow
 
     class Provider(DPoPFlow, oauth_provider_class()):
         retarget: Any = None
@@ -304,7 +304,7 @@ def _provider_class() -> type:
 
 
 def _storage(options: OAuth, url: str, dpop: Any) -> tuple[Any, int | None]:
-    from .store import MemoryTokens, ServerTokens, default_store
+    from ._store import MemoryTokens, ServerTokens, default_store
 
     if not options.store or options.grant == "workload":  # SEP-1933: workload tokens are not persisted
         return MemoryTokens(), None

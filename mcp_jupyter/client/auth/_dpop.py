@@ -135,7 +135,7 @@ class DPoPState:
         algorithms = self.server_algorithms.get(_origin(token_url))
         if self.mode is True:
             if algorithms and ALGORITHM not in algorithms:
-                from .signin import SignInError
+                from ._signin import SignInError
 
                 raise SignInError(
                     f"OAuth(dpop=True): the authorization server signs DPoP only with {', '.join(algorithms)}, "
@@ -225,7 +225,7 @@ class DPoPState:
         if not isinstance(body, dict) or "access_token" not in body:
             return response
         kind = str(body.get("token_type") or "").lower()
-        from .signin import SignInError
+        from ._signin import SignInError
 
         if kind == "dpop":
             if not proved:

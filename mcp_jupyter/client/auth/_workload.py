@@ -33,7 +33,7 @@ __all__ = ["WorkloadIdentityProvider", "token_source"]
 def token_source(workload_token: Any, call: Callable[..., Any]) -> Callable[[str], Awaitable[str]]:
     """``async (audience) -> JWT`` from ``OAuth(workload_token=...)``: a file read at each use, or the
     user's callable (``call`` makes it async) given the authorization server's issuer as audience."""
-    from .signin import SignInError
+    from ._signin import SignInError
 
     if callable(workload_token):
         fn = call(workload_token)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .receivers import (
+from ._receivers import (
     LOOPBACK_PATH,
     free_loopback_port,
     jupyter_redirect_uri,
