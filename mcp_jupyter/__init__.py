@@ -102,7 +102,7 @@ _LAZY = {
     "consent": None,
     # conn.map on a Dask cluster (mcp_jupyter.dask; needs the [dask] extra, imported on first use)
     "dask": None,
-    "roots": "consent.roots_manager",
+    "roots": "consent._roots_manager",
     # OAuth sign-in for remote servers (mcp_jupyter.client.auth; docs/auth.md)
     "OAuth": "client.auth",
     "auth": "client.auth",

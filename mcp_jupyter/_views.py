@@ -27,7 +27,7 @@ Kind = Literal[
     "task_status",  # (task) -> a live status line of a task (conn.start), to display
 ]
 # Consent cards are not built through here: the UI registers its presenter with
-# mcp_jupyter.consent.presenters.register_presenter when it loads (load() triggers that).
+# mcp_jupyter.consent._presenters.register_presenter when it loads (load() triggers that).
 
 _factories: dict[str, Callable[..., Any]] = {}
 _loader: Callable[[], None] | None = None

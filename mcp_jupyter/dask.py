@@ -44,7 +44,7 @@ from . import _views as views
 from . import consent
 from .client._batch import in_notebook
 from .client._spec import ConnectionSpec
-from .consent.presenters import stdin_available
+from .consent._presenters import stdin_available
 from .errors import InvalidArguments, MCPJupyterError, NotFound
 
 __all__ = ["map", "MCPConnections", "PLUGIN_NAME", "RESULT_COLUMNS", "ROWS_PER_PARTITION"]

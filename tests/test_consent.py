@@ -17,7 +17,7 @@ from mcp_types import SamplingMessage, TextContent, ToolChoice, ToolResultConten
 
 import mcp_jupyter as mj
 from mcp_jupyter import consent
-from mcp_jupyter.consent.presenters import main_thread_blocked, register_presenter
+from mcp_jupyter.consent._presenters import main_thread_blocked, register_presenter
 from mcp_jupyter.demo import create_server
 from mcp_jupyter.demo.app import WEATHER_TOOL
 
@@ -215,7 +215,7 @@ def test_sampling_with_tools_maps_tool_use_and_results_for_anthropic(llm, monkey
 
 def test_openai_maps_a_replayed_tool_call_and_its_result():
     """The OpenAI shape of a tool conversation: the assistant's tool_calls, then a `tool` message."""
-    from mcp_jupyter.consent.providers import _openai_messages
+    from mcp_jupyter.consent._providers import _openai_messages
 
     use = {
         "role": "assistant",

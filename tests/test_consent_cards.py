@@ -11,7 +11,7 @@ from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 import mcp_jupyter as mj
 from mcp_jupyter import consent
-from mcp_jupyter.consent.presenters import register_presenter
+from mcp_jupyter.consent._presenters import register_presenter
 from mcp_jupyter.demo import create_server
 from mcp_jupyter.widgets.consent_cards import ElicitationCard, SamplingCard, card_for
 
@@ -192,7 +192,7 @@ def test_the_sampling_card_lists_offered_tools_and_shows_the_tool_call_in_review
     """Server text in the tools list and the call's input stays text; the review names the call."""
     from mcp_types import CreateMessageRequestParams, SamplingMessage, TextContent, Tool, ToolChoice
 
-    from mcp_jupyter.consent.requests import ConsentRequest, SamplingAnswer
+    from mcp_jupyter.consent._requests import ConsentRequest, SamplingAnswer
 
     params = CreateMessageRequestParams(
         messages=[SamplingMessage(role="user", content=TextContent(type="text", text="Weather?"))],

@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .core import broker, callbacks_for
-from .policy_book import Policy, RateLimit
-from .presenters import register_presenter, track_cells
-from .providers import (
+from ._core import broker, callbacks_for
+from ._policy_book import Policy, RateLimit
+from ._presenters import register_presenter, track_cells
+from ._providers import (
     AnthropicProvider,
     CallableProvider,
     HumanProvider,
@@ -37,8 +37,8 @@ from .providers import (
     human,
     openai,
 )
-from .requests import ConsentRequest, Decision, SamplingAnswer, accept, answer, approve, cancel, decline
-from .roots_manager import RootsManager, roots
+from ._requests import ConsentRequest, Decision, SamplingAnswer, accept, answer, approve, cancel, decline
+from ._roots_manager import RootsManager, roots
 
 __all__ = [
     "policy",
@@ -111,7 +111,7 @@ def policies(servers: list[str] | None = None) -> Any:
     import pandas as pd
 
     if servers is None:
-        from .core import connections
+        from ._core import connections
 
         servers = sorted({conn.name for conn in connections() if conn.status == "connected"})
     return pd.DataFrame(broker.policies.table(servers))
@@ -124,7 +124,7 @@ def sampling_provider(provider: Any, server: str | None = None) -> Provider:
     ``fn(request) -> str | dict``, ``openai(model, base_url=..., api_key_env=...)`` or
     ``anthropic(model, ...)``. Returns the provider.
     """
-    from .providers import as_provider
+    from ._providers import as_provider
 
     chosen = as_provider(provider)
     broker.providers[server] = chosen

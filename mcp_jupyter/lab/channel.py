@@ -31,7 +31,7 @@ from typing import Any
 from mcp_jupyter._compat.comm import is_closed
 from mcp_jupyter._compat.ipykernel import route_comm_by_header
 from mcp_jupyter._version import __version__
-from mcp_jupyter.consent.presenters import kernel
+from mcp_jupyter.consent._presenters import kernel
 
 __all__ = [
     "TARGET",
@@ -264,7 +264,7 @@ def _watch() -> None:
             return
         _watching = True
     from mcp_jupyter.client import _events as events
-    from mcp_jupyter.consent.core import broker
+    from mcp_jupyter.consent._core import broker
 
     from .inbox import install_presenter
 

@@ -28,8 +28,8 @@ import threading
 from typing import Any
 
 from mcp_jupyter._schema import apply_defaults, iter_field_errors, make_validator
-from mcp_jupyter.consent.presenters import Presenter, card_presenter, main_thread_blocked, register_overlay
-from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.consent._presenters import Presenter, card_presenter, main_thread_blocked, register_overlay
+from mcp_jupyter.consent._requests import ConsentRequest
 
 __all__ = ["ChannelPresenter", "install_presenter", "answer"]
 
@@ -84,7 +84,7 @@ def answer(data: dict[str, Any]) -> list[dict[str, Any]] | None:
     Returns None when the answer was taken (or came too late: another view answered first), else the
     problems to show (``[{"path": [...], "message": ...}]``).
     """
-    from mcp_jupyter.consent.core import broker
+    from mcp_jupyter.consent._core import broker
 
     request = next((r for r in broker.pending() if r.id == data.get("id")), None)
     if request is None or request.state == "done":

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from mcp_jupyter.client import auth
-from mcp_jupyter.consent.presenters import main_thread_blocked
+from mcp_jupyter.consent._presenters import main_thread_blocked
 from mcp_jupyter.lab import channel
 
 __all__ = ["install"]

@@ -16,8 +16,8 @@ from typing import Any
 
 from mcp_jupyter.client._config import discover
 from mcp_jupyter.client._registry import connections
-from mcp_jupyter.consent.core import broker
-from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.consent._core import broker
+from mcp_jupyter.consent._requests import ConsentRequest
 
 __all__ = [
     "abuild",

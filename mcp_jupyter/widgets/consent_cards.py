@@ -34,13 +34,13 @@ from urllib.parse import urlsplit
 
 import ipywidgets as W
 
-from mcp_jupyter.consent.presenters import (
+from mcp_jupyter.consent._presenters import (
     current_cell_parent,
     kernel,
     main_thread_blocked,
     register_presenter,
 )
-from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.consent._requests import ConsentRequest
 from mcp_jupyter.display.html import clip, esc
 
 from . import style

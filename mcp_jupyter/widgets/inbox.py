@@ -13,8 +13,8 @@ import time
 
 import ipywidgets as W
 
-from mcp_jupyter.consent.core import broker
-from mcp_jupyter.consent.requests import ConsentRequest
+from mcp_jupyter.consent._core import broker
+from mcp_jupyter.consent._requests import ConsentRequest
 from mcp_jupyter.display.html import esc, short
 
 from . import style

@@ -6,7 +6,7 @@ import time
 
 import ipywidgets as W
 
-from mcp_jupyter.consent.presenters import current_cell_parent
+from mcp_jupyter.consent._presenters import current_cell_parent
 
 from .consent_cards import display_in_cell
 

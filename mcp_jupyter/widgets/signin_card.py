@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as W
 
 from mcp_jupyter._escaping import escape
-from mcp_jupyter.consent.presenters import current_cell_parent, kernel, main_thread_blocked
+from mcp_jupyter.consent._presenters import current_cell_parent, kernel, main_thread_blocked
 
 __all__ = ["SignInCard", "present"]
 

@@ -100,7 +100,7 @@ class TaskState:
 
     def to_record(self) -> dict[str, Any]:
         """The persisted form (no result, no secret-looking arguments)."""
-        from ...consent.requests import looks_secret
+        from ...consent._requests import looks_secret
 
         return {
             "tool": self.tool,

@@ -330,7 +330,7 @@ def _print_link(signin: SignIn) -> None:
 
 
 def _in_kernel() -> bool:
-    from ...consent.presenters import kernel
+    from ...consent._presenters import kernel
 
     return kernel() is not None
 
@@ -340,7 +340,7 @@ def _offer_stdin_paste(signin: SignIn) -> None:
     stdin prompt still works there (when the frontend allows it): paste the address, or Enter to cancel."""
     import threading
 
-    from ...consent.presenters import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
+    from ...consent._presenters import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
 
     if not (main_thread_blocked() and stdin_available()):
         return

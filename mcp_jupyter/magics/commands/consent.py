@@ -52,7 +52,7 @@ def cmd_sampling(cmd: Command, shell: Any) -> Any:
     """Set (or show, with no provider) the sampling provider."""
     c, a = _consent(), cmd.args
     if a.provider is None:
-        from mcp_jupyter.consent.core import broker
+        from mcp_jupyter.consent._core import broker
 
         return broker.provider_for(a.server or "*") if a.server else broker.providers.get(None, c.human())
     if a.provider == "human":

@@ -131,7 +131,7 @@ class RootsManager:
     def _announce(self, server: str) -> None:
         """Send roots/list_changed to the live handshake-era connections this change concerns."""
         from ..runtime import runtime
-        from .core import connections
+        from ._core import connections
 
         if not runtime().running:
             return

@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .requests import ConsentRequest, SamplingAnswer
+from ._requests import ConsentRequest, SamplingAnswer
 
 __all__ = [
     "Provider",

@@ -25,12 +25,12 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .audit_log import AuditLog
-from .policy_book import Policy, PolicyBook, RateLimiter
-from .presenters import StdinUnavailable, presenter, stdin_available, stdin_prompt
-from .providers import Provider, as_provider, choose_model
-from .requests import ConsentRequest, Decision, accept, approve, cancel, decline
-from .roots_manager import roots as _roots
+from ._audit_log import AuditLog
+from ._policy_book import Policy, PolicyBook, RateLimiter
+from ._presenters import StdinUnavailable, presenter, stdin_available, stdin_prompt
+from ._providers import Provider, as_provider, choose_model
+from ._requests import ConsentRequest, Decision, accept, approve, cancel, decline
+from ._roots_manager import roots as _roots
 
 __all__ = ["Broker", "broker", "callbacks_for", "USER_REJECTED"]
 
