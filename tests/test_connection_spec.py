@@ -88,7 +88,7 @@ def test_an_http_spec_keeps_header_names_and_reads_values_from_mcp_header_variab
 
 
 def test_an_in_process_spec_describes_the_server_but_cannot_be_pickled():
-    from mcp_jupyter.demo.app import create_server
+    from mcp_jupyter.demo._app import create_server
 
     with mj.Connection("here", create_server()).open() as conn:
         spec = conn.spec

@@ -19,7 +19,7 @@ import mcp_jupyter as mj
 from mcp_jupyter import consent
 from mcp_jupyter.consent._presenters import main_thread_blocked, register_presenter
 from mcp_jupyter.demo import create_server
-from mcp_jupyter.demo.app import WEATHER_TOOL
+from mcp_jupyter.demo._app import WEATHER_TOOL
 
 from .llm_endpoint import LLMEndpoint
 

@@ -205,7 +205,7 @@ def test_bad_input_gets_a_clear_error(cluster, demo):
         mj.dask.map(frame, demo, "lokup")
     with pytest.raises(ValueError, match="already has a column named 'result'"):
         mj.dask.map(frame.assign(result=1), demo, "lookup")
-    from mcp_jupyter.demo.app import create_server
+    from mcp_jupyter.demo._app import create_server
 
     with (
         mj.Connection("here", create_server()).open() as here,

@@ -3,13 +3,13 @@
 Use it in-process (``mj.connect("demo", mcp_jupyter.demo.server)``), as a subprocess over stdio
 (``python -m mcp_jupyter.demo``) or over Streamable HTTP (``python -m mcp_jupyter.demo --http --port 8765``,
 endpoint ``http://127.0.0.1:8765/mcp``). Its tools, resources and prompts are listed in the
-`mcp_jupyter.demo.app` module docstring.
+`mcp_jupyter.demo._app` module docstring.
 
 A second demo, `mcp_jupyter.demo.oauth_server`, is an OAuth authorization server with a login page and a
 protected MCP server behind it, for trying sign-in (``python -m mcp_jupyter.demo.oauth_server``).
 """
 
-from mcp_jupyter.demo.app import SERVER_NAME, SERVER_VERSION, create_server
+from mcp_jupyter.demo._app import SERVER_NAME, SERVER_VERSION, create_server
 
 server = create_server()
 """A ready-made demo server for in-process use; `create_server()` makes a fresh one with its own state.

@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from mcp_jupyter.demo.app import SERVER_NAME, create_server
+from mcp_jupyter.demo._app import SERVER_NAME, create_server
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -112,9 +112,8 @@ from mcp_types import (
 )
 from pydantic import Field
 
-from mcp_jupyter.demo import data
-from mcp_jupyter.demo._png import disc_png, logo_png, parse_color
-from mcp_jupyter.demo.models import (
+from mcp_jupyter.demo import _data as data
+from mcp_jupyter.demo._models import (
     CreatedUser,
     FormOutcome,
     Lookup,
@@ -129,6 +128,7 @@ from mcp_jupyter.demo.models import (
     User,
     Weather,
 )
+from mcp_jupyter.demo._png import disc_png, logo_png, parse_color
 
 SERVER_NAME = "mcp-jupyter-demo"
 SERVER_VERSION = "0.1.0"
