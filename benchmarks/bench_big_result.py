@@ -56,7 +56,7 @@ def bench(label: str, raw_target: Any, our_target: Any, repeats: int) -> dict:
 
     import mcp_jupyter as mj
     from mcp_jupyter.client._results import ToolResult
-    from mcp_jupyter.display.apps import tool_result_app_html
+    from mcp_jupyter.display._apps import tool_result_app_html
 
     # like for like: our connections advertise sampling, elicitation and roots (bench_calls.py)
     client = Client(

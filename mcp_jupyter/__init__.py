@@ -175,7 +175,7 @@ def unload_ipython_extension(ipython: Any) -> None:
 
 def _register_formatters(ipython: Any) -> None:
     try:
-        from .display.formatters import register_formatters
+        from .display._formatters import register_formatters
     except ImportError:  # display not available (minimal install)
         return
     register_formatters(ipython)

@@ -4,7 +4,7 @@ Strings from servers, from sign-in URLs and from users end up in HTML built by t
 the widgets, the client's sign-in pages and status tables, the in-kernel server's handle and the
 Jupyter server extension's pages. They all escape with :func:`escape`, which also spells out
 control characters, ANSI escapes and bidi overrides (so they are seen rather than obeyed); the
-result is safe as HTML text and as a quoted attribute value. :mod:`mcp_jupyter.display.html` builds
+result is safe as HTML text and as a quoted attribute value. :mod:`mcp_jupyter.display._html` builds
 its ``Safe`` HTML on top of it. Standard library only.
 """
 

@@ -140,7 +140,7 @@ def test_the_report_is_a_dataframe_and_errors_come_first(broken):
 
 
 def test_the_report_renders_as_escaped_html_with_spec_links(broken):
-    from mcp_jupyter.display.checks import check_html
+    from mcp_jupyter.display._checks import check_html
 
     html = check_html(broken)
     assert 'href="https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool"' in html

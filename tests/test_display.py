@@ -19,7 +19,9 @@ from mcp_types import Tool as SDKTool
 import mcp_jupyter as mj
 from mcp_jupyter.client import ResourceResult, Tool, ToolResult
 from mcp_jupyter.client._results import ResourceContent
-from mcp_jupyter.display import content, html, tables
+from mcp_jupyter.display import _content as content
+from mcp_jupyter.display import _html as html
+from mcp_jupyter.display import _tables as tables
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")
 SAFE_IMAGE_SRC = (
@@ -279,7 +281,7 @@ def test_demo_server_listings_and_card_in_process():
 def test_formatters_are_registered_by_class_name():
     from IPython.core.interactiveshell import InteractiveShell
 
-    from mcp_jupyter.display.formatters import FORMATTERS, register_formatters
+    from mcp_jupyter.display._formatters import FORMATTERS, register_formatters
 
     shell = InteractiveShell.instance()
     register_formatters(shell)

@@ -22,7 +22,8 @@ from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent
 import mcp_jupyter as mj
 from mcp_jupyter.client import ResourceResult, ToolResult
 from mcp_jupyter.client._results import ResourceContent
-from mcp_jupyter.display import content, html
+from mcp_jupyter.display import _content as content
+from mcp_jupyter.display import _html as html
 from tests.test_display import assert_inert
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")

@@ -6,7 +6,7 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 from mcp_jupyter import consent, errors
-from mcp_jupyter.display.html import Safe, clip, esc, short
+from mcp_jupyter.display._html import Safe, clip, esc, short
 from mcp_jupyter.magics import parser, registry
 from mcp_jupyter.magics.commands import common
 from mcp_jupyter.magics.parser import MagicUsageError

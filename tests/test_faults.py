@@ -217,7 +217,7 @@ def test_kernel_restart_leaves_no_child_process(venv_python_kernel):
 
 
 def test_dead_connection_still_lists_in_servers_table():
-    from mcp_jupyter.display.tables import servers_frame
+    from mcp_jupyter.display._tables import servers_frame
 
     conn = mj.connect("dead-listed", DEMO)
     try:

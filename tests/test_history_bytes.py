@@ -21,7 +21,7 @@ from mcp_types import JSONRPCRequest, JSONRPCResponse
 import mcp_jupyter as mj
 from mcp_jupyter.client import History
 from mcp_jupyter.client import _history as history_module
-from mcp_jupyter.display import tables
+from mcp_jupyter.display import _tables as tables
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")
 MB = 1_048_576

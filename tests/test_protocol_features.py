@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.display.tables import protocol_features_html
+from mcp_jupyter.display._tables import protocol_features_html
 
 pytestmark = pytest.mark.timeout(120)
 

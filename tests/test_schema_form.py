@@ -392,7 +392,7 @@ def test_no_check_anywhere_fetches_a_network_ref(schema_server: tuple[str, list]
     from mcp_jupyter import consent
     from mcp_jupyter import errors as E
     from mcp_jupyter.client._results import ToolResult
-    from mcp_jupyter.display.content import tool_result_html
+    from mcp_jupyter.display._content import tool_result_html
 
     base, hits = schema_server
     consent.responder(lambda request: {"remote": "picked", "name": "Ada"})
@@ -664,7 +664,7 @@ REF_SCHEMA = {
 
 def test_a_local_ref_is_described_by_what_it_points_to() -> None:
     import mcp_jupyter as mj
-    from mcp_jupyter.display import tables
+    from mcp_jupyter.display import _tables as tables
     from mcp_jupyter.magics import parser
     from mcp_jupyter.widgets.fields import StringField
 
@@ -691,7 +691,7 @@ def test_a_local_ref_is_described_by_what_it_points_to() -> None:
 
 def test_a_tool_with_a_network_ref_never_fetches_it(schema_server: tuple[str, list]) -> None:
     import mcp_jupyter as mj
-    from mcp_jupyter.display import tables
+    from mcp_jupyter.display import _tables as tables
 
     base, hits = schema_server
     schema = {

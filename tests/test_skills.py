@@ -11,7 +11,7 @@ import pytest
 
 import mcp_jupyter as mj
 from mcp_jupyter.client._skills import check_file, frontmatter_of
-from mcp_jupyter.display.tables import skills_html
+from mcp_jupyter.display._tables import skills_html
 
 MODERN = [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]
 SKILL_MD = "skill://pdf-processing/SKILL.md"

@@ -19,7 +19,7 @@ from mcp_types import CallToolResult, TextContent
 
 from mcp_jupyter.client import ToolResult
 from mcp_jupyter.client import _frames as frames
-from mcp_jupyter.display import content
+from mcp_jupyter.display import _content as content
 
 SHEET = {"range": "A1:B3", "values": [["region", "amount"], ["north", 120], ["south", 80]]}
 

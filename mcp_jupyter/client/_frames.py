@@ -29,7 +29,7 @@ __all__ = ["LITERAL_NOTE", "LITERAL_PARSE_LIMIT", "LiteralFrame", "to_dataframe"
 
 LITERAL_PARSE_LIMIT = 2 * 1024 * 1024
 """Characters of Python-literal text parsed for a table: the same cap as the display's JSON and
-CSV parsing (``mcp_jupyter.display.content.PARSE_LIMIT``). Parsing a literal takes far more time
+CSV parsing (``mcp_jupyter.display._content.PARSE_LIMIT``). Parsing a literal takes far more time
 and memory than JSON (about 1 s and 100 MB per MB of text), so bigger ones are refused with the
 expression that parses them anyway."""
 

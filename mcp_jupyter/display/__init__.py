@@ -6,6 +6,6 @@
 * :mod:`.formatters` — :func:`register_formatters` hooks these into IPython by class name.
 """
 
-from mcp_jupyter.display.formatters import register_formatters
+from mcp_jupyter.display._formatters import register_formatters
 
 __all__ = ["register_formatters"]

@@ -151,7 +151,7 @@ def output_html(output: Any, html: str, text: str = "", extra: dict | None = Non
 
 def show_failure(output: Any, title: str, error: BaseException) -> None:
     """Replace ``output`` with an error card for ``error`` (escaped; any thread)."""
-    from mcp_jupyter.display.html import Safe, card, esc
+    from mcp_jupyter.display._html import Safe, card, esc
 
     output_html(output, card(title, Safe(f"<pre>{esc(str(error))}</pre>"), cls="mcpj-error"))
 

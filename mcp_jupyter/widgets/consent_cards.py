@@ -19,7 +19,7 @@ CSS classes for tests: the card ``mcpj-consent-card`` (+ ``mcpj-consent-sampling
 ``mcpj-consent-secret-warning``, ``mcpj-consent-url``.
 
 Everything shown came from the server: it is escaped and truncated by
-:mod:`mcp_jupyter.display.html` (``clip``, ``esc``), and never rendered as HTML.
+:mod:`mcp_jupyter.display._html` (``clip``, ``esc``), and never rendered as HTML.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from mcp_jupyter.consent._presenters import (
     register_presenter,
 )
 from mcp_jupyter.consent._requests import ConsentRequest
-from mcp_jupyter.display.html import clip, esc
+from mcp_jupyter.display._html import clip, esc
 
 from . import style
 from .submit import SubmitButton, iter_widgets

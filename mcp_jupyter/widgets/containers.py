@@ -23,7 +23,7 @@ from mcp_jupyter._schema import (
     resolve_schema,
     truncate,
 )
-from mcp_jupyter.display.html import short
+from mcp_jupyter.display._html import short
 
 from . import style
 from .fields import (

@@ -24,8 +24,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.display.html import esc
-from mcp_jupyter.display.tables import connection_html, history_html, item_icon, logs_html
+from mcp_jupyter.display._html import esc
+from mcp_jupyter.display._tables import connection_html, history_html, item_icon, logs_html
 
 from .background import Job, settle, spawn, start
 from .prompt_form import PromptForm

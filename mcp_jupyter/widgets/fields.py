@@ -28,7 +28,7 @@ from mcp_jupyter._schema import (
     same_json,
     truncate,
 )
-from mcp_jupyter.display.html import short
+from mcp_jupyter.display._html import short
 
 from . import style
 

@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from mcp_jupyter.consent._core import broker
 from mcp_jupyter.consent._requests import ConsentRequest
-from mcp_jupyter.display.html import esc, short
+from mcp_jupyter.display._html import esc, short
 
 from . import style
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.display.content import prompt_result_html
-from mcp_jupyter.display.html import Safe, esc, short, wrap
-from mcp_jupyter.display.tables import item_icon
+from mcp_jupyter.display._content import prompt_result_html
+from mcp_jupyter.display._html import Safe, esc, short, wrap
+from mcp_jupyter.display._tables import item_icon
 
 from . import style
 from .background import Job, output_html, show_failure, start, wait_for

@@ -33,7 +33,7 @@ from mcp_jupyter._schema import (
     same_json,
     truncate,
 )
-from mcp_jupyter.display.html import esc, short
+from mcp_jupyter.display._html import esc, short
 
 from . import style
 from .containers import build_field

@@ -6,7 +6,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from mcp_jupyter.display.tasks import task_line_html
+from mcp_jupyter.display._tasks import task_line_html
 
 
 def TaskStatusLine(task: Any) -> W.HTML:  # noqa: N802 - a view factory, named like the widget it builds

@@ -32,9 +32,9 @@ from typing import Any
 import ipywidgets as W
 
 from mcp_jupyter._schema import resolved_property
-from mcp_jupyter.display.apps import tool_result_app_html, tool_result_mimebundle
-from mcp_jupyter.display.html import Safe, esc, short, wrap
-from mcp_jupyter.display.tables import APP_ONLY_NOTE, item_icon, tool_badges, visibility_badge
+from mcp_jupyter.display._apps import tool_result_app_html, tool_result_mimebundle
+from mcp_jupyter.display._html import Safe, esc, short, wrap
+from mcp_jupyter.display._tables import APP_ONLY_NOTE, item_icon, tool_badges, visibility_badge
 
 from .background import Job, output_html, show_failure, start, wait_for
 from .consent_cards import show_cards_in

@@ -164,7 +164,7 @@ def cmd_connect(cmd: Command, shell: Any) -> Any:
     mj = api()
     if a.config:
         conns = mj.connect_config(a.config, names=[a.name, *a.target] if a.name else None)
-        from mcp_jupyter.display.tables import servers_frame
+        from mcp_jupyter.display._tables import servers_frame
 
         return servers_frame(conns)
     target: Any = a.target[0] if len(a.target) == 1 else list(a.target)
@@ -236,7 +236,7 @@ def _client_secret(variable: str | None) -> str | None:
 @subcommand("servers", "table of connections: name, target, status, server, protocol, counts")
 def cmd_servers(cmd: Command, shell: Any) -> Any:
     """A DataFrame of every connection."""
-    from mcp_jupyter.display.tables import servers_frame
+    from mcp_jupyter.display._tables import servers_frame
 
     return servers_frame(api().connections())
 

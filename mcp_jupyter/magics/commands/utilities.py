@@ -35,7 +35,7 @@ def cmd_log(cmd: Command, shell: Any) -> None:
 @subcommand("logs", "log messages the server sent", needs_connection=True)
 def cmd_logs(cmd: Command, shell: Any) -> None:
     """Show the log messages the server sent, as a table (the entries are ``conn.logs``)."""
-    from mcp_jupyter.display.tables import logs_html
+    from mcp_jupyter.display._tables import logs_html
 
     show_html(logs_html(cmd.connection.logs))
 

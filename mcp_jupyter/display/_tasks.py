@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from mcp_jupyter.display.html import Safe, badge, card, esc, short, table, wrap
+from mcp_jupyter.display._html import Safe, badge, card, esc, short, table, wrap
 
 #: Badge kind per task status (our own badge names).
 STATUS_KIND = {

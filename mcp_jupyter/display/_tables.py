@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp_jupyter._escaping import visible
 from mcp_jupyter._schema import property_types
-from mcp_jupyter.display.html import (
+from mcp_jupyter.display._html import (
     Safe,
     badge,
     card,

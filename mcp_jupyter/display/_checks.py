@@ -1,14 +1,14 @@
 """HTML for ``conn.check()`` reports: a summary line and the findings table with spec links.
 
 The report is a DataFrame subclass defined in the client layer (which cannot import display code);
-:mod:`mcp_jupyter.display.formatters` registers :func:`check_html` for it by name.
+:mod:`mcp_jupyter.display._formatters` registers :func:`check_html` for it by name.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mcp_jupyter.display.html import Safe, badge, card, esc, table
+from mcp_jupyter.display._html import Safe, badge, card, esc, table
 
 _KINDS = {"error": "error", "warning": "warn", "info": "info"}
 _SPEC_SITE = "https://modelcontextprotocol.io/"

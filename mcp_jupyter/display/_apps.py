@@ -14,8 +14,8 @@ from typing import Any
 
 from mcp_jupyter.client import apps
 from mcp_jupyter.client._items import dump
-from mcp_jupyter.display.content import tool_result_html
-from mcp_jupyter.display.html import Safe, badge, card, short
+from mcp_jupyter.display._content import tool_result_html
+from mcp_jupyter.display._html import Safe, badge, card, short
 
 __all__ = ["app_data", "app_placeholder_html", "tool_result_app_html", "tool_result_mimebundle"]
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcp_jupyter.display.html import (
+from mcp_jupyter.display._html import (
     Safe,
     badge,
     card,

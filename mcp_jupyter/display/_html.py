@@ -10,7 +10,7 @@ that may not import the display layer call it directly). The rules (see ``docs/a
   :func:`short` escapes and cuts a cell or a label, :func:`clip` running text (saying how much);
 * nothing from a server is ever placed in a tag name, an attribute name, a URL scheme or a style;
   the only attribute values we build from server data are escaped ``title`` texts, base64
-  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display.content`), the
+  ``data:`` URIs whose alphabet is checked first (see :mod:`mcp_jupyter.display._content`), the
   escaped ``https:`` link a person confirmed in a URL-mode consent card and icon sources that
   :func:`mcp_jupyter._icons.choose` allowed (:func:`icon`).
 

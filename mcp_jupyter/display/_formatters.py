@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp_jupyter.display import apps, checks, content, tables, tasks
+from mcp_jupyter.display import _apps as apps
+from mcp_jupyter.display import _checks as checks
+from mcp_jupyter.display import _content as content
+from mcp_jupyter.display import _tables as tables
+from mcp_jupyter.display import _tasks as tasks
 
 # (module, class name, renderer). Modules are where the API defines each class (``__module__``).
 FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -56,7 +60,7 @@ def register_formatters(ipython: Any) -> None:
     html_formatter = ipython.display_formatter.formatters["text/html"]
     for module, name, render in FORMATTERS:
         html_formatter.for_type_by_name(module, name, _guarded(render))
-    # A result whose tool has an MCP App also carries the app output type (display/apps.py).
+    # A result whose tool has an MCP App also carries the app output type (display/_apps.py).
     ipython.display_formatter.mimebundle_formatter.for_type_by_name(
         "mcp_jupyter.client._results", "ToolResult", _guarded_bundle(apps.tool_result_mimebundle)
     )
