@@ -205,11 +205,12 @@ def _install_lab_channel_if_kernel() -> None:
     if "ipykernel" not in sys.modules:
         return
     try:
-        from .lab import apps, channel
+        from .lab import _apps as apps
+        from .lab import _channel as channel
 
         if channel.install():
             apps.install()  # the MCP Apps bridge's handler on the channel (light until a message)
-            from .lab import signin
+            from .lab import _signin as signin
 
             signin.install()  # OAuth: the Jupyter route's redirect URI, Cancel/paste while a cell blocks
     except Exception:  # noqa: BLE001 - the package works without the sidebar

@@ -17,7 +17,7 @@ import pytest
 import mcp_jupyter as mj
 from mcp_jupyter.client import apps
 from mcp_jupyter.display._apps import app_data, tool_result_app_html, tool_result_mimebundle
-from mcp_jupyter.lab.apps import answer
+from mcp_jupyter.lab._apps import answer
 from mcp_jupyter.runtime import runtime
 
 REPO = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def test_notebook_lists_and_calls_app_only_tools_and_keeps_them_from_a_model(
 
 def test_every_view_of_the_tools_shows_the_app_only_one(hostile, server_log: Path) -> None:
     from mcp_jupyter.display._tables import tool_html, tools_html
-    from mcp_jupyter.lab.snapshot import abuild
+    from mcp_jupyter.lab._snapshot import abuild
 
     # the tools table (conn.tools, %mcp tools): a visibility column, a badge on the app-only row
     table = str(tools_html(hostile.tools))

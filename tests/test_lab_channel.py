@@ -367,8 +367,8 @@ def test_snapshots_coalesce_and_one_requested_while_building_follows(monkeypatch
     (from the runtime thread itself), and the channel is never left 'building'."""
     import threading
 
-    import mcp_jupyter.lab.snapshot as snapshot
-    from mcp_jupyter.lab import channel
+    import mcp_jupyter.lab._snapshot as snapshot
+    from mcp_jupyter.lab import _channel as channel
     from mcp_jupyter.runtime import runtime
 
     sent: list[dict] = []

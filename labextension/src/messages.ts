@@ -74,7 +74,7 @@ export interface IPromptInfo {
 /** The statuses of a task (both protocol eras). */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-/** A task this notebook knows on a connection (mcp_jupyter/lab/snapshot.py `task_entries`). */
+/** A task this notebook knows on a connection (mcp_jupyter/lab/_snapshot.py `task_entries`). */
 export interface ITaskInfo {
   id: string;
   tool: string;
@@ -139,7 +139,7 @@ export interface IToolCall {
   input?: unknown;
 }
 
-/** What a sampling request shows (mcp_jupyter/lab/snapshot.py `inbox_item`). */
+/** What a sampling request shows (mcp_jupyter/lab/_snapshot.py `inbox_item`). */
 export interface ISamplingPayload {
   messages?: ISamplingMessage[];
   system_prompt?: string | null;

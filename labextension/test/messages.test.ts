@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { isKernelMessage, KernelMessage, parseInboxItem, parseKernelMessage } from '../src/messages';
 
-// What mcp_jupyter/lab/snapshot.py sends (one connection, one configured server, one request of each kind).
+// What mcp_jupyter/lab/_snapshot.py sends (one connection, one configured server, one request of each kind).
 const SNAPSHOT = {
   type: 'snapshot',
   connections: [

@@ -11,7 +11,7 @@ client core knows about that, with no UI:
   notebook is not a model: it lists and calls every tool, so a developer can test app-only ones;
 - :class:`AppResource`: the app's HTML and the CSP/permissions the server declared for it;
 - the registry of displayed apps (:func:`register` / :func:`get`): each app output carries a random
-  id; the kernel side of the bridge (``mcp_jupyter.lab.apps``) resolves it to the connection and
+  id; the kernel side of the bridge (``mcp_jupyter.lab._apps``) resolves it to the connection and
   tool it belongs to, so an app only ever talks to its own server;
 - :func:`acall_for_app`: a ``tools/call`` on behalf of an app, refused for tools it may not call.
 """

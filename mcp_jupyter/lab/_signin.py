@@ -18,7 +18,7 @@ from typing import Any
 
 from mcp_jupyter.client import auth
 from mcp_jupyter.consent._presenters import main_thread_blocked
-from mcp_jupyter.lab import channel
+from mcp_jupyter.lab import _channel as channel
 
 __all__ = ["install"]
 

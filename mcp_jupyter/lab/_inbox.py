@@ -46,14 +46,14 @@ class ChannelPresenter:
     def can_present(self, request: ConsentRequest) -> bool:
         """True when the sidebar can answer now (while a cell blocks, only over a subshell), or a card
         can be clicked now."""
-        from . import channel
+        from . import _channel as channel
 
         sidebar = channel.is_live() and (channel.answers_while_blocked() or not main_thread_blocked())
         return sidebar or (self.cards is not None and self.cards.can_present(request))
 
     def present(self, request: ConsentRequest) -> None:
         """List ``request`` in the inbox (the next snapshot) and show a card where one can be clicked."""
-        from . import channel
+        from . import _channel as channel
 
         request.on_change(lambda _r: channel.changed())  # generating, review, done: the views follow
         channel.changed()

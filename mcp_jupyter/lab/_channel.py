@@ -238,7 +238,7 @@ def _hello(peer: _Peer, msg: dict, data: dict) -> None:
 
 
 def _answer(peer: _Peer, data: dict) -> None:
-    from .inbox import answer
+    from ._inbox import answer
 
     problems = answer(data)
     if problems:
@@ -247,7 +247,7 @@ def _answer(peer: _Peer, data: dict) -> None:
 
 
 def _cancel_task(peer: _Peer, data: dict) -> None:
-    from .tasks import cancel
+    from ._tasks import cancel
 
     def reply(msg: dict[str, Any]) -> None:
         with _lock:
@@ -266,7 +266,7 @@ def _watch() -> None:
     from mcp_jupyter.client import _events as events
     from mcp_jupyter.consent._core import broker
 
-    from .inbox import install_presenter
+    from ._inbox import install_presenter
 
     events.observe(lambda _event, _name: changed())
     broker.on_new_request(lambda _request: changed())
@@ -308,7 +308,7 @@ def _push() -> None:
 def _start_build() -> None:
     from mcp_jupyter.runtime import runtime
 
-    from . import snapshot
+    from . import _snapshot as snapshot
 
     global _building
     rt = runtime()
@@ -327,7 +327,7 @@ def _start_build() -> None:
 
 async def _abuild() -> None:
     """Build a snapshot on the runtime loop and send it (never raises: the loop hosts connections)."""
-    from . import snapshot
+    from . import _snapshot as snapshot
 
     message = None
     try:

@@ -187,7 +187,7 @@ def install() -> None:
     global _installed
     if _installed:
         return
-    from mcp_jupyter.lab import channel
+    from mcp_jupyter.lab import _channel as channel
 
     channel.on("app.", _on_message(channel.send))
     _installed = True
