@@ -306,9 +306,9 @@ def test_stored_token_near_expiry_is_refreshed_not_signed_in_again() -> None:
 
 
 def test_connect_magic_auth_options(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mcp_jupyter.magics.commands.connections import _auth_option
-    from mcp_jupyter.magics.parser import MagicUsageError
-    from mcp_jupyter.magics.registry import parse_command
+    from mcp_jupyter.magics._commands.connections import _auth_option
+    from mcp_jupyter.magics._parser import MagicUsageError
+    from mcp_jupyter.magics._registry import parse_command
 
     def auth_of(line: str) -> Any:
         return _auth_option(parse_command(line, {}).args)

@@ -10,7 +10,7 @@ from IPython.core.interactiveshell import InteractiveShell
 import mcp_jupyter as mj
 from mcp_jupyter import consent
 from mcp_jupyter.demo import create_server
-from mcp_jupyter.magics.awaitable import rewrite_lines
+from mcp_jupyter.magics._awaitable import rewrite_lines
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def shell():
 def test_mcp_call_lines_become_awaited_calls(shell):
     lines = ["x = %mcp call demo add a=1 b=2\n", "    %mcp call demo add a=1 b=2\n", "%mcp tools demo\n"]
     rewritten = rewrite_lines(lines)
-    assert rewritten[0].startswith("x = await __import__('mcp_jupyter.magics.awaitable'")
+    assert rewritten[0].startswith("x = await __import__('mcp_jupyter.magics._awaitable'")
     assert rewritten[1:] == lines[1:]  # indented lines and other subcommands stay as they were
 
 

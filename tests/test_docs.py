@@ -43,7 +43,7 @@ def api_reference() -> ModuleType:
 
 def _registry():
     import mcp_jupyter.magics  # noqa: F401 - importing the magics registers every command group
-    from mcp_jupyter.magics.registry import REGISTRY
+    from mcp_jupyter.magics._registry import REGISTRY
 
     return REGISTRY
 
@@ -114,7 +114,7 @@ def test_argument_rows_come_from_the_parser(magic_reference):
 @pytest.fixture
 def registered_later():
     """A subcommand registered after the command groups (removed again afterwards)."""
-    from mcp_jupyter.magics.registry import Subcommand
+    from mcp_jupyter.magics._registry import Subcommand
 
     def arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("path", help="where <it> goes (100%% sure)")

@@ -177,9 +177,9 @@ def test_workload_token_source_reads_the_file_each_time_or_calls(tmp_path: Any) 
 
 
 def test_connect_magic_dpop_and_workload_options(tmp_path: Any) -> None:
-    from mcp_jupyter.magics.commands.connections import _auth_option
-    from mcp_jupyter.magics.parser import MagicUsageError
-    from mcp_jupyter.magics.registry import parse_command
+    from mcp_jupyter.magics._commands.connections import _auth_option
+    from mcp_jupyter.magics._parser import MagicUsageError
+    from mcp_jupyter.magics._registry import parse_command
 
     def auth_of(line: str) -> Any:
         return _auth_option(parse_command(line, {}).args)

@@ -7,10 +7,11 @@ from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 from mcp_jupyter import consent, errors
 from mcp_jupyter.display._html import Safe, clip, esc, short
-from mcp_jupyter.magics import parser, registry
-from mcp_jupyter.magics.commands import common
-from mcp_jupyter.magics.parser import MagicUsageError
-from mcp_jupyter.magics.registry import REGISTRY, parse_command
+from mcp_jupyter.magics import _parser as parser
+from mcp_jupyter.magics import _registry as registry
+from mcp_jupyter.magics._commands import common
+from mcp_jupyter.magics._parser import MagicUsageError
+from mcp_jupyter.magics._registry import REGISTRY, parse_command
 from mcp_jupyter.widgets.consent_cards import ElicitationCard
 from mcp_jupyter.widgets.fields import _header_html
 

@@ -13,7 +13,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_jupyter as mj
 import mcp_jupyter.demo
-from mcp_jupyter.magics.parser import MagicUsageError, convert_value, expand_body, parse_body
+from mcp_jupyter.magics._parser import MagicUsageError, convert_value, expand_body, parse_body
 
 
 @pytest.fixture(scope="module")

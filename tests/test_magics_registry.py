@@ -1,6 +1,6 @@
 """The %mcp registry: a subcommand declared once gets parsing, help, dispatch, Tab and awaiting.
 
-A command group registered here, the way a file under mcp_jupyter/magics/commands/ registers one,
+A command group registered here, the way a file under mcp_jupyter/magics/_commands/ registers one,
 is used through the real magic in a real IPython shell against the in-process demo server.
 Completion goes through IPython's own completer, as a notebook's Tab does.
 """
@@ -15,9 +15,9 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_jupyter as mj
 import mcp_jupyter.demo
-from mcp_jupyter.magics.awaitable import rewrite_lines
-from mcp_jupyter.magics.completers import completes, tool_names
-from mcp_jupyter.magics.registry import REGISTRY, Command, Subcommand, parse_command, subcommand
+from mcp_jupyter.magics._awaitable import rewrite_lines
+from mcp_jupyter.magics._completers import completes, tool_names
+from mcp_jupyter.magics._registry import REGISTRY, Command, Subcommand, parse_command, subcommand
 
 
 @pytest.fixture(scope="module")
@@ -105,15 +105,15 @@ def test_a_new_subcommand_completes_from_its_declaration(shell, describe):
 def test_a_new_awaitable_subcommand_is_rewritten_and_awaited(shell, describe):
     lines = ["d = %mcp zz-describe demo add\n", "%mcp zz-describe demo add --upper\n"]
     rewritten = rewrite_lines(lines)
-    assert all("await __import__('mcp_jupyter.magics.awaitable'" in line for line in rewritten)
+    assert all("await __import__('mcp_jupyter.magics._awaitable'" in line for line in rewritten)
     shell.run_cell("d = %mcp zz-describe demo add")
     assert shell.user_ns["d"] == "awaited: " + mj.get_connection("demo").tools["add"].description
 
 
 def test_a_name_belongs_to_one_module():
-    with pytest.raises(ValueError, match="already registered by mcp_jupyter.magics.commands.calls"):
+    with pytest.raises(ValueError, match="already registered by mcp_jupyter.magics._commands.calls"):
         REGISTRY.add(Subcommand("call", "another call", lambda cmd, shell: None))
-    assert REGISTRY["call"].run.__module__ == "mcp_jupyter.magics.commands.calls"
+    assert REGISTRY["call"].run.__module__ == "mcp_jupyter.magics._commands.calls"
 
 
 def test_the_existing_parsers_drive_completion(shell):

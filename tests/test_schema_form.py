@@ -665,7 +665,7 @@ REF_SCHEMA = {
 def test_a_local_ref_is_described_by_what_it_points_to() -> None:
     import mcp_jupyter as mj
     from mcp_jupyter.display import _tables as tables
-    from mcp_jupyter.magics import parser
+    from mcp_jupyter.magics import _parser as parser
     from mcp_jupyter.widgets.fields import StringField
 
     conn = mj.connect("refs", _ref_server(REF_SCHEMA))

@@ -13,9 +13,10 @@ from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_local_scope, no_var_expand
 
-from mcp_jupyter.magics import awaitable, commands  # noqa: F401 - importing commands registers them
-from mcp_jupyter.magics.completion import mcp_matcher
-from mcp_jupyter.magics.registry import dispatch
+from mcp_jupyter.magics import _awaitable as awaitable
+from mcp_jupyter.magics import _commands  # noqa: F401 - importing the command groups registers them
+from mcp_jupyter.magics._completion import mcp_matcher
+from mcp_jupyter.magics._registry import dispatch
 
 __all__ = ["MCPMagics", "load_ipython_extension", "unload_ipython_extension"]
 

@@ -4,7 +4,7 @@
 :class:`~mcp_jupyter.Task`, whose live status line IPython displays), ``%mcp tasks [NAME]`` is
 ``conn.tasks`` (every connection's without NAME), ``%mcp task result|cancel NAME ID`` is
 ``conn.task(ID).result()`` / ``.cancel()``. ``start`` and ``task`` are awaited on a top-level line
-(:mod:`mcp_jupyter.magics.awaitable`), so a consent card the task asks for stays clickable.
+(:mod:`mcp_jupyter.magics._awaitable`), so a consent card the task asks for stays clickable.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from typing import Any
 
 from mcp_jupyter._escaping import visible
 from mcp_jupyter.errors import MCPJupyterError
-from mcp_jupyter.magics.commands.calls import gather_arguments, item_with_pairs
-from mcp_jupyter.magics.commands.common import lookup, output_option, store
-from mcp_jupyter.magics.completers import (
+from mcp_jupyter.magics._commands.calls import gather_arguments, item_with_pairs
+from mcp_jupyter.magics._commands.common import lookup, output_option, store
+from mcp_jupyter.magics._completers import (
     completes,
     connection_names,
     task_ids,
     task_tool_names,
     tool_arguments,
 )
-from mcp_jupyter.magics.parser import MagicUsageError, convert_arguments
-from mcp_jupyter.magics.registry import Command, parse_intermixed, subcommand
+from mcp_jupyter.magics._parser import MagicUsageError, convert_arguments
+from mcp_jupyter.magics._registry import Command, parse_intermixed, subcommand
 
 
 def _start_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,8 +13,8 @@ import argparse
 import re
 from typing import Any
 
-from mcp_jupyter.magics.completers import CompletionContext, completer_of
-from mcp_jupyter.magics.registry import REGISTRY
+from mcp_jupyter.magics._completers import CompletionContext, completer_of
+from mcp_jupyter.magics._registry import REGISTRY
 
 _MAGIC = re.compile(r"(?:^|=\s*)%%?mcp\s+(?P<rest>.*)$")
 

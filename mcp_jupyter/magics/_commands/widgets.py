@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mcp_jupyter.magics.commands.common import api, lookup
-from mcp_jupyter.magics.completers import completes, connection_names, tool_names
-from mcp_jupyter.magics.parser import MagicUsageError
-from mcp_jupyter.magics.registry import Command, subcommand
+from mcp_jupyter.magics._commands.common import api, lookup
+from mcp_jupyter.magics._completers import completes, connection_names, tool_names
+from mcp_jupyter.magics._parser import MagicUsageError
+from mcp_jupyter.magics._registry import Command, subcommand
 
 
 def _form_arguments(form: argparse.ArgumentParser) -> None:

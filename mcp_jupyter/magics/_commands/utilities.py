@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from mcp_jupyter._escaping import visible
-from mcp_jupyter.magics.commands.common import show_html
-from mcp_jupyter.magics.registry import Command, subcommand
+from mcp_jupyter.magics._commands.common import show_html
+from mcp_jupyter.magics._registry import Command, subcommand
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 

@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from mcp_jupyter.magics.registry import REGISTRY, adispatch
+from mcp_jupyter.magics._registry import REGISTRY, adispatch
 
 __all__ = ["acall_magic", "rewrite_lines", "install", "uninstall"]
 
-_CALL = "await __import__('mcp_jupyter.magics.awaitable', fromlist=['acall_magic']).acall_magic"
+_CALL = "await __import__('mcp_jupyter.magics._awaitable', fromlist=['acall_magic']).acall_magic"
 
 
 async def acall_magic(line: str, namespace: Mapping[str, Any]) -> Any:

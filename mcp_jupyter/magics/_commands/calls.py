@@ -1,7 +1,7 @@
 """``%mcp call``, ``read``, ``prompt``, ``complete``: using what a server offers.
 
 ``%mcp call`` is split into :func:`prepare_call` (look the tool up, gather and convert arguments) and
-the one call on the API, so the awaited path (:mod:`mcp_jupyter.magics.awaitable`) shares the first
+the one call on the API, so the awaited path (:mod:`mcp_jupyter.magics._awaitable`) shares the first
 half and ``await conn.acall(...)`` instead of ``conn.call(...)``.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_jupyter.magics.commands.common import lookup, output_option, store
-from mcp_jupyter.magics.completers import (
+from mcp_jupyter.magics._commands.common import lookup, output_option, store
+from mcp_jupyter.magics._completers import (
     Completer,
     completes,
     prompt_arguments,
@@ -23,8 +23,14 @@ from mcp_jupyter.magics.completers import (
     tool_arguments,
     tool_names,
 )
-from mcp_jupyter.magics.parser import MagicUsageError, convert_arguments, expand_body, parse_body, parse_pairs
-from mcp_jupyter.magics.registry import Command, parse_intermixed, subcommand
+from mcp_jupyter.magics._parser import (
+    MagicUsageError,
+    convert_arguments,
+    expand_body,
+    parse_body,
+    parse_pairs,
+)
+from mcp_jupyter.magics._registry import Command, parse_intermixed, subcommand
 
 
 def item_with_pairs(what: str, names: Completer, pairs: Completer) -> Any:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mcp_jupyter.magics.parser import MagicUsageError
-from mcp_jupyter.magics.registry import Command, subcommand
+from mcp_jupyter.magics._parser import MagicUsageError
+from mcp_jupyter.magics._registry import Command, subcommand
 
 _LOOPBACK = (None, "127.0.0.1", "localhost", "::1")
 

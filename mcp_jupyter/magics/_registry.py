@@ -12,7 +12,7 @@ are attached to them with :func:`.completers.completes`). ``%mcp --help`` (:meth
 ``%mcp CMD --help``, parsing (:func:`parse_command`), running (:func:`dispatch`), Tab completion
 (:mod:`.completion`), the awaitable rewrite (:mod:`.awaitable`) and the generated reference page
 (``docs/_ext/magic_reference.py``) all read :data:`REGISTRY`. The subcommands themselves live in
-:mod:`mcp_jupyter.magics.commands`, one file per command group.
+:mod:`mcp_jupyter.magics._commands`, one file per command group.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from typing import Any
 
 from mcp_jupyter._escaping import visible
 from mcp_jupyter.errors import MCPJupyterError, did_you_mean
-from mcp_jupyter.magics.completers import completes, connection_names
-from mcp_jupyter.magics.parser import MagicUsageError, line_words
+from mcp_jupyter.magics._completers import completes, connection_names
+from mcp_jupyter.magics._parser import MagicUsageError, line_words
 
 __all__ = [
     "REGISTRY",
@@ -198,7 +198,7 @@ class Registry:
         return USAGE.format(commands="\n".join(lines))
 
 
-#: every ``%mcp`` subcommand (filled by :mod:`mcp_jupyter.magics.commands` on import)
+#: every ``%mcp`` subcommand (filled by :mod:`mcp_jupyter.magics._commands` on import)
 REGISTRY = Registry()
 
 

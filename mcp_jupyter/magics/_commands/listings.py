@@ -9,9 +9,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from mcp_jupyter.magics.commands.common import lookup
-from mcp_jupyter.magics.completers import Completer, completes, prompt_names, resource_uris, tool_names
-from mcp_jupyter.magics.registry import REGISTRY, Command, Subcommand
+from mcp_jupyter.magics._commands.common import lookup
+from mcp_jupyter.magics._completers import Completer, completes, prompt_names, resource_uris, tool_names
+from mcp_jupyter.magics._registry import REGISTRY, Command, Subcommand
 
 
 def _listing(attr: str, kind: str, key_attr: str) -> Callable[[Command, Any], Any]:

@@ -6,10 +6,10 @@ import argparse
 import os
 from typing import Any
 
-from mcp_jupyter.magics.commands.common import api
-from mcp_jupyter.magics.completers import CompletionContext, completes, connection_names
-from mcp_jupyter.magics.parser import MagicUsageError
-from mcp_jupyter.magics.registry import Command, subcommand
+from mcp_jupyter.magics._commands.common import api
+from mcp_jupyter.magics._completers import CompletionContext, completes, connection_names
+from mcp_jupyter.magics._parser import MagicUsageError
+from mcp_jupyter.magics._registry import Command, subcommand
 
 # ---------------------------------------------------------------- connect
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mcp_jupyter.magics.commands.common import api
-from mcp_jupyter.magics.completers import completes, connection_names
-from mcp_jupyter.magics.parser import MagicUsageError
-from mcp_jupyter.magics.registry import Command, subcommand
+from mcp_jupyter.magics._commands.common import api
+from mcp_jupyter.magics._completers import completes, connection_names
+from mcp_jupyter.magics._parser import MagicUsageError
+from mcp_jupyter.magics._registry import Command, subcommand
 
 CHECK_HELP = """\
 Lint the server of connection NAME and show the findings as a table (a DataFrame: severity,

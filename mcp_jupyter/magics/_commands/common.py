@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_jupyter.errors import did_you_mean
-from mcp_jupyter.magics.parser import MagicUsageError
+from mcp_jupyter.magics._parser import MagicUsageError
 
 __all__ = ["api", "lookup", "output_option", "show_html", "store"]
 
