@@ -25,7 +25,7 @@ def _run_export(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
-    from .serve.export import export_notebook
+    from .serve._export import export_notebook
 
     output = args.output or str(Path(args.notebook).with_name(Path(args.notebook).stem + "_server.py"))
     with warnings.catch_warnings(record=True) as caught:

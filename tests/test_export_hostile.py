@@ -18,7 +18,7 @@ import nbformat
 import pytest
 from mcp import Client, StdioServerParameters
 
-from mcp_jupyter.serve.export import export_source
+from mcp_jupyter.serve._export import export_source
 from tests.test_serve_support import REPO
 
 CHILD_ENV = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -17,7 +17,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PromptReference
 
-from mcp_jupyter.serve.export import export_source
+from mcp_jupyter.serve._export import export_source
 from tests.test_serve_support import REPO, Kernel
 
 TUTORIAL = REPO / "notebooks" / "05-serve-your-notebook.ipynb"

@@ -14,7 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 import mcp_jupyter as mj
 import mcp_jupyter.serve as serving
-from mcp_jupyter.serve import http as serve_http
+from mcp_jupyter.serve import _http as serve_http
 
 
 @pytest.fixture

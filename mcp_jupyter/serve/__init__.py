@@ -21,10 +21,10 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
 
-from .export import export_kernel_history, export_notebook, export_source
-from .handle import ServeHandle, current_server_handle, serve, status, stop
-from .notebook_server import NotebookServer, get_server, prompt, resource, tool
-from .tasks import atask_elicit, task_cancelled, task_elicit, task_status
+from ._export import export_kernel_history, export_notebook, export_source
+from ._handle import ServeHandle, current_server_handle, serve, status, stop
+from ._notebook_server import NotebookServer, get_server, prompt, resource, tool
+from ._tasks import atask_elicit, task_cancelled, task_elicit, task_status
 
 server: NotebookServer = get_server()
 """The kernel's MCP server (an SDK ``MCPServer``): ``mj.connect("self", mj.server)`` talks to it."""

@@ -12,9 +12,9 @@ import signal
 import sys
 import threading
 
-from .config_snippets import TOKEN_ENV
-from .handle import serve
-from .notebook_server import get_server
+from ._config_snippets import TOKEN_ENV
+from ._handle import serve
+from ._notebook_server import get_server
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -40,12 +40,12 @@ from mcp_types import ToolAnnotations
 from mcp_jupyter._compat.mcp_sdk import lowlevel_server, registered_tool
 from mcp_jupyter._version import __version__
 
-from . import apps
-from .completions import Completer, Completions
-from .kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop, run_beside_cell
-from .logging_level import LogLevels
-from .notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
-from .results import (
+from . import _apps as apps
+from ._completions import Completer, Completions
+from ._kernel_thread import MainThreadExecutor, ToolOutput, kernel_main_loop, run_beside_cell
+from ._logging_level import LogLevels
+from ._notifications import ConnectionTracker, ListKind, ThreadSafeSubscriptionBus, list_changed_event
+from ._results import (
     append_printed,
     error_result,
     is_dataframe,
@@ -53,8 +53,8 @@ from .results import (
     pandas_result,
     schema_friendly_signature,
 )
-from .same_process import client_port_is_ours
-from .tasks import TaskRunner, note_started, tasks_extension
+from ._same_process import client_port_is_ours
+from ._tasks import TaskRunner, note_started, tasks_extension
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -99,7 +99,7 @@ class NotebookServer(MCPServer):
         self.errors: deque[ServedError] = deque(maxlen=50)
         self.executor = MainThreadExecutor(kernel_main_loop())
         self._registry_lock = threading.Lock()
-        self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serve/tasks.py)
+        self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serve/_tasks.py)
         self.completions = Completions(self.executor)  # complete= of prompts and resource templates
         self.log_levels = LogLevels()  # logging/setLevel of handshake-era clients
         with _root_logging_untouched():
@@ -287,7 +287,7 @@ class NotebookServer(MCPServer):
         @functools.wraps(fn)
         async def served(**kwargs: Any) -> Any:
             output = ToolOutput()
-            note_started()  # a task tool's call becomes a task now (serve/tasks.py)
+            note_started()  # a task tool's call becomes a task now (serve/_tasks.py)
             try:
                 value = await executor.run(fn, kwargs, output)
             except MCPError:

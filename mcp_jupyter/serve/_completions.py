@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from mcp.types import Completion, PromptReference, ResourceTemplateReference
 
-from .kernel_thread import MainThreadExecutor, ToolOutput
+from ._kernel_thread import MainThreadExecutor, ToolOutput
 
 Completer = Sequence[str] | Callable[..., Sequence[str]]
 """How one argument completes: a list of values, or ``fn(partial[, chosen]) -> list``."""

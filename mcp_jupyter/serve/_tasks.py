@@ -386,7 +386,7 @@ class TaskRunner:
         """Run the call in the background; answer with the task once the function starts (an
         answer the handler gives before that, e.g. an input_required round or a bad argument,
         is returned as it is: no task is made)."""
-        from .kernel_thread import run_beside_cell
+        from ._kernel_thread import run_beside_cell
 
         era = "2026-07-28" if modern else "2025-11-25"
         ttl_ms = int(ttl) if isinstance(ttl, int | float) and ttl > 0 else DEFAULT_TTL_MS

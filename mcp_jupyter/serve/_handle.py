@@ -14,10 +14,10 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp_jupyter._compat.mcp_sdk import registered_tools
 from mcp_jupyter._escaping import escape
 
-from . import lifecycle
-from .config_snippets import SNIPPET_TITLES, config_snippets
-from .event_store import RETRY_MS, BoundedEventStore
-from .http import (
+from . import _lifecycle as lifecycle
+from ._config_snippets import SNIPPET_TITLES, config_snippets
+from ._event_store import RETRY_MS, BoundedEventStore
+from ._http import (
     GuardMiddleware,
     HttpServerThread,
     allowed_hosts_for,
@@ -25,7 +25,7 @@ from .http import (
     bind_socket,
     is_loopback,
 )
-from .notebook_server import NotebookServer, get_server
+from ._notebook_server import NotebookServer, get_server
 
 MCP_PATH = "/mcp"
 
