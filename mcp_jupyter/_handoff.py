@@ -1,7 +1,7 @@
 """Hand an OAuth redirect from the Jupyter server process to the kernel that started the sign-in.
 
 A kernel that starts a sign-in (``mj.connect(url, auth=...)``) registers the flow's ``state``; the Jupyter
-server's callback route (``{base_url}mcp-jupyter/oauth/callback``, :mod:`mcp_jupyter.server_extension.oauth`)
+server's callback route (``{base_url}mcp-jupyter/oauth/callback``, :mod:`mcp_jupyter.server_extension._oauth`)
 receives the browser's redirect and delivers its query parameters to that kernel::
 
     # kernel side (the OAuth client)

@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 import httpx2
 import pytest
 
-from mcp_jupyter.server_extension.apps import build_csp, clean_domains
+from mcp_jupyter.server_extension._apps import build_csp, clean_domains
 
 from .browser.harness import start_jupyter
 

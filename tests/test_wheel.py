@@ -86,7 +86,7 @@ def test_the_wheel_holds_the_prebuilt_extension_and_the_server_config(wheel: Pat
     assert any(n.startswith(f"{share}static/remoteEntry.") for n in names)
     assert f"{share}schemas/{LABEXT}/sidebar.json" in names  # the sidebar's settings (Settings Editor > MCP)
     assert f"{data}etc/jupyter/jupyter_server_config.d/mcp_jupyter.json" in names
-    assert "mcp_jupyter/server_extension/ping.py" in names
+    assert "mcp_jupyter/server_extension/_ping.py" in names
     # the build output ships once, as shared data, not a second time inside the package
     assert not [n for n in names if n.startswith("mcp_jupyter/labextension/")]
 

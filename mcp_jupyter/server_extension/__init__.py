@@ -24,7 +24,7 @@ __all__ = ["ROUTE_PREFIX", "ROUTE_MODULES"]
 ROUTE_PREFIX = "mcp-jupyter"
 
 #: Submodules contributing routes; a missing one is skipped, so each feature lands on its own.
-ROUTE_MODULES = ("oauth", "apps", "ping")
+ROUTE_MODULES = ("_oauth", "_apps", "_ping")
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
