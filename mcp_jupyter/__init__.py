@@ -58,7 +58,7 @@ views.set_loader(_load_ui)
 def _attach_testing(connection_class: type) -> None:
     """Connections get the testing layer's ``check``/``acheck``/``record`` when the class is defined:
     the client never imports the layer above it (docs/architecture.md, "The testing layer")."""
-    from .testing.methods import attach
+    from .testing._methods import attach
 
     attach(connection_class)
 

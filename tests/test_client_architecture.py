@@ -194,7 +194,7 @@ def test_every_connection_has_the_testing_layers_check_and_record_without_import
         "from mcp_jupyter.client._connection import Connection\n"
         "import mcp_jupyter.testing as t\n"
         "print(Connection.check is t.check, Connection.acheck is t.acheck, Connection.record is t.record,\n"
-        "      Connection.check.__qualname__, 'mcp_jupyter.testing.checking' in sys.modules, 'pandas' in sys.modules)\n"
+        "      Connection.check.__qualname__, 'mcp_jupyter.testing._checking' in sys.modules, 'pandas' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.split() == ["True", "True", "True", "Connection.check", "False", "False"]

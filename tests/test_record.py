@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.testing.recording import scrub, scrub_text
+from mcp_jupyter.testing._recording import scrub, scrub_text
 from tests.servers import versioned_server
 
 

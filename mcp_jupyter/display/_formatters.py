@@ -33,7 +33,7 @@ FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("mcp_jupyter.client._history", "History", tables.history_html),
     ("mcp_jupyter.client._connection", "Connection", tables.connection_html),
     ("mcp_jupyter.client._protocol_features", "ProtocolFeatures", tables.protocol_features_html),
-    ("mcp_jupyter.testing.checking", "CheckReport", checks.check_html),
+    ("mcp_jupyter.testing._checking", "CheckReport", checks.check_html),
     ("mcp_jupyter.client._tasks.handle", "Task", tasks.task_line_html),
     ("mcp_jupyter.client._tasks.handle", "TaskTable", tasks.tasks_table_html),
 )

@@ -17,14 +17,14 @@ from typing import Any
 
 # name -> module of this package that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
-    "check": "methods",
-    "acheck": "methods",
-    "record": "methods",
-    "CheckReport": "checking",
-    "Recorder": "recording",
-    "scrub": "recording",
-    "scrub_text": "recording",
-    "diff": "diffing",
+    "check": "_methods",
+    "acheck": "_methods",
+    "record": "_methods",
+    "CheckReport": "_checking",
+    "Recorder": "_recording",
+    "scrub": "_recording",
+    "scrub_text": "_recording",
+    "diff": "_diffing",
 }
 
 __all__ = list(_LAZY)

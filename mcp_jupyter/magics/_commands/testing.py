@@ -68,7 +68,7 @@ def _diff_arguments(d: argparse.ArgumentParser) -> None:
 )
 def cmd_diff(cmd: Command, shell: Any) -> Any:
     """The differences between two connections, as a DataFrame."""
-    from mcp_jupyter.testing.diffing import diff
+    from mcp_jupyter.testing._diffing import diff
 
     frame = diff(api().get_connection(cmd.args.a), api().get_connection(cmd.args.b))
     if frame.empty:
@@ -118,7 +118,7 @@ def cmd_record(cmd: Command, shell: Any) -> Any:
 
 
 def _start_recording(names: list[str], ignore: list[str], current: Any) -> None:
-    from mcp_jupyter.testing.recording import Recorder
+    from mcp_jupyter.testing._recording import Recorder
 
     if current is not None and current.active:
         raise MagicUsageError("a recording is already running; %mcp record stop FILE.py first")

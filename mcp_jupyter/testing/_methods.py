@@ -29,7 +29,7 @@ async def acheck(self: Any, call: bool = False, *, eras: bool = True) -> Any:
     checks its ``structuredContent`` against its ``outputSchema``. ``report.ok`` is True when
     no finding is an error. docs/testing-servers.md lists the rules.
     """
-    from .checking import Checker
+    from ._checking import Checker
 
     return await Checker(self._session, call=call, eras=eras).run()
 
@@ -45,7 +45,7 @@ def record(self: Any, path: str | None = None, *, ignore: Iterable[str] = (), ta
     names volatile fields (a key anywhere, or a dotted path such as ``items.*.id``) left out of
     the comparisons. ``target`` overrides what the test connects to (default: this connection's).
     """
-    from .recording import Recorder
+    from ._recording import Recorder
 
     return Recorder([self], path=path, ignore=ignore, target=target)
 
