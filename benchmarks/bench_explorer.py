@@ -15,7 +15,7 @@ from _timing import median_seconds  # benchmarks/ is on sys.path when a script r
 from mcp.server.mcpserver import MCPServer
 
 import mcp_jupyter as mj
-from mcp_jupyter.widgets.explorer import Explorer
+from mcp_jupyter.widgets._explorer import Explorer
 
 
 def big_server(n: int) -> MCPServer:

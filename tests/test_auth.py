@@ -354,7 +354,7 @@ def test_export_leaves_auth_options_out(tmp_path: Any) -> None:
 
 def test_the_sign_in_card() -> None:
     from mcp_jupyter.client.auth import SignIn
-    from mcp_jupyter.widgets.signin_card import SignInCard
+    from mcp_jupyter.widgets._signin_card import SignInCard
 
     url = "https://auth.example.com/authorize?client_id=c&state=s1&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcallback"
     signin = SignIn("work", url, state="s1", via="loopback", timeout=60)

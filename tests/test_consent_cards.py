@@ -13,7 +13,7 @@ import mcp_jupyter as mj
 from mcp_jupyter import consent
 from mcp_jupyter.consent._presenters import register_presenter
 from mcp_jupyter.demo import create_server
-from mcp_jupyter.widgets.consent_cards import ElicitationCard, SamplingCard, card_for
+from mcp_jupyter.widgets._consent_cards import ElicitationCard, SamplingCard, card_for
 
 from .llm_endpoint import LLMEndpoint
 
@@ -176,7 +176,7 @@ def test_sampling_card_shows_every_part_of_the_request():
 
 
 def test_the_inbox_announces_requests_and_knows_when_it_is_on_screen():
-    from mcp_jupyter.widgets.inbox import Inbox
+    from mcp_jupyter.widgets._inbox import Inbox
 
     inbox = Inbox.instance()
     assert "application/vnd.jupyter.widget-view+json" in inbox._repr_mimebundle_()

@@ -12,8 +12,8 @@ from mcp_jupyter.magics import _registry as registry
 from mcp_jupyter.magics._commands import common
 from mcp_jupyter.magics._parser import MagicUsageError
 from mcp_jupyter.magics._registry import REGISTRY, parse_command
-from mcp_jupyter.widgets.consent_cards import ElicitationCard
-from mcp_jupyter.widgets.fields import _header_html
+from mcp_jupyter.widgets._consent_cards import ElicitationCard
+from mcp_jupyter.widgets._fields import _header_html
 
 HOSTILE = "<script>alert(1)</script>"
 

@@ -10,8 +10,8 @@ from mcp.server.mcpserver import Context, MCPServer
 
 import mcp_jupyter as mj
 from mcp_jupyter.demo import create_server
-from mcp_jupyter.widgets.explorer import TABS, Explorer
-from mcp_jupyter.widgets.tool_form import ToolForm
+from mcp_jupyter.widgets._explorer import TABS, Explorer
+from mcp_jupyter.widgets._tool_form import ToolForm
 
 
 @pytest.fixture(scope="module")

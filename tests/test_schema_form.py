@@ -17,8 +17,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 
 from mcp_jupyter.widgets import FormError, SchemaForm, apply_defaults
-from mcp_jupyter.widgets.fields import Field, RawField
-from mcp_jupyter.widgets.schema_form import format_path
+from mcp_jupyter.widgets._fields import Field, RawField
+from mcp_jupyter.widgets._schema_form import format_path
 
 SCHEMAS = Path(__file__).parent / "schemas"
 CONSTRUCTS: dict[str, dict] = json.loads((SCHEMAS / "constructs.json").read_text())
@@ -666,7 +666,7 @@ def test_a_local_ref_is_described_by_what_it_points_to() -> None:
     import mcp_jupyter as mj
     from mcp_jupyter.display import _tables as tables
     from mcp_jupyter.magics import _parser as parser
-    from mcp_jupyter.widgets.fields import StringField
+    from mcp_jupyter.widgets._fields import StringField
 
     conn = mj.connect("refs", _ref_server(REF_SCHEMA))
     try:

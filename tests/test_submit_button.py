@@ -9,8 +9,8 @@ from pathlib import Path
 
 import ipywidgets as W
 
-from mcp_jupyter.widgets.schema_form import SchemaForm
-from mcp_jupyter.widgets.submit import SubmitButton
+from mcp_jupyter.widgets._schema_form import SchemaForm
+from mcp_jupyter.widgets._submit import SubmitButton
 
 WIDGETS = Path(__file__).resolve().parents[1] / "mcp_jupyter" / "widgets"
 
@@ -87,7 +87,7 @@ def test_forms_and_cards_use_theme_variables_for_every_colour():
 
 
 def _all(root):
-    from mcp_jupyter.widgets.submit import iter_widgets
+    from mcp_jupyter.widgets._submit import iter_widgets
 
     return list(iter_widgets(root))
 

@@ -15,9 +15,9 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import mcp_jupyter as mj
 from mcp_jupyter.demo import create_server
-from mcp_jupyter.widgets.prompt_form import PromptForm
-from mcp_jupyter.widgets.resource_views import ResourceBrowser, TemplateForm
-from mcp_jupyter.widgets.tool_form import ToolForm, call_code, forget_inputs, remembered_inputs
+from mcp_jupyter.widgets._prompt_form import PromptForm
+from mcp_jupyter.widgets._resource_views import ResourceBrowser, TemplateForm
+from mcp_jupyter.widgets._tool_form import ToolForm, call_code, forget_inputs, remembered_inputs
 
 
 @pytest.fixture(scope="module")

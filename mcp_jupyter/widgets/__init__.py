@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from mcp_jupyter._schema import apply_defaults
 
 if TYPE_CHECKING:
-    from .explorer import Explorer
-    from .prompt_form import PromptForm
-    from .resource_views import ResourceBrowser, TemplateForm
-    from .schema_form import FormError, SchemaForm
-    from .tool_form import ToolForm
+    from ._explorer import Explorer
+    from ._prompt_form import PromptForm
+    from ._resource_views import ResourceBrowser, TemplateForm
+    from ._schema_form import FormError, SchemaForm
+    from ._tool_form import ToolForm
 
 __all__ = [
     "Explorer",
@@ -30,13 +30,13 @@ __all__ = [
 ]
 
 _LAZY = {
-    "SchemaForm": "schema_form",
-    "FormError": "schema_form",
-    "ToolForm": "tool_form",
-    "PromptForm": "prompt_form",
-    "TemplateForm": "resource_views",
-    "ResourceBrowser": "resource_views",
-    "Explorer": "explorer",
+    "SchemaForm": "_schema_form",
+    "FormError": "_schema_form",
+    "ToolForm": "_tool_form",
+    "PromptForm": "_prompt_form",
+    "TemplateForm": "_resource_views",
+    "ResourceBrowser": "_resource_views",
+    "Explorer": "_explorer",
 }
 
 
@@ -54,12 +54,12 @@ def _view(module: str, attribute: str) -> Any:
 def _register_views() -> None:
     from mcp_jupyter import _views as views
 
-    views.register("tool_form", _view("tool_form", "ToolForm"))
-    views.register("prompt_form", _view("prompt_form", "PromptForm"))
-    views.register("template_form", _view("resource_views", "TemplateForm"))
-    views.register("explorer", _view("explorer", "Explorer"))
-    views.register("map_progress", _view("map_progress", "MapProgress"))
-    views.register("task_status", _view("task_status", "TaskStatusLine"))
+    views.register("tool_form", _view("_tool_form", "ToolForm"))
+    views.register("prompt_form", _view("_prompt_form", "PromptForm"))
+    views.register("template_form", _view("_resource_views", "TemplateForm"))
+    views.register("explorer", _view("_explorer", "Explorer"))
+    views.register("map_progress", _view("_map_progress", "MapProgress"))
+    views.register("task_status", _view("_task_status", "TaskStatusLine"))
     views.register("inbox", _inbox)
     from mcp_jupyter.client.auth import register_presenter
 
@@ -67,13 +67,13 @@ def _register_views() -> None:
 
 
 def _signin_card(signin: Any) -> bool:
-    from .signin_card import present
+    from ._signin_card import present
 
     return present(signin)
 
 
 def _inbox() -> Any:
-    from .inbox import Inbox
+    from ._inbox import Inbox
 
     return Inbox.instance()
 
@@ -88,4 +88,4 @@ def __getattr__(name: str) -> Any:
 
 
 _register_views()
-from . import consent_cards as _consent_cards  # noqa: E402,F401 - registers the consent presenter
+from . import _consent_cards  # noqa: E402,F401 - registers the consent presenter

@@ -23,7 +23,7 @@ def _form_arguments(form: argparse.ArgumentParser) -> None:
 )
 def cmd_form(cmd: Command, shell: Any) -> Any:
     """A ToolForm for the tool (the widget is the magic's value, so it is displayed)."""
-    from mcp_jupyter.widgets.tool_form import ToolForm
+    from mcp_jupyter.widgets._tool_form import ToolForm
 
     conn = cmd.connection
     tool = lookup(conn.tools, cmd.args.item, "tool")
@@ -44,7 +44,7 @@ def _explore_arguments(explore: argparse.ArgumentParser) -> None:
 )
 def cmd_explore(cmd: Command, shell: Any) -> Any:
     """An Explorer of the named connections, or of all of them."""
-    from mcp_jupyter.widgets.explorer import Explorer
+    from mcp_jupyter.widgets._explorer import Explorer
 
     mj = api()
     conns = [mj.get_connection(name) for name in cmd.args.names or list(mj.connections())]

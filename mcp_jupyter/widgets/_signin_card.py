@@ -80,7 +80,7 @@ class SignInCard(W.VBox):
 
 def present(signin: Any) -> bool:
     """Show the card in the running cell; False where no frontend renders widgets."""
-    from .consent_cards import display_in_cell, frontend_renders_widgets
+    from ._consent_cards import display_in_cell, frontend_renders_widgets
 
     if kernel() is None or not frontend_renders_widgets():
         return False

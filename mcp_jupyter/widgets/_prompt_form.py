@@ -24,10 +24,10 @@ from mcp_jupyter.display._content import prompt_result_html
 from mcp_jupyter.display._html import Safe, esc, short, wrap
 from mcp_jupyter.display._tables import item_icon
 
-from . import style
-from .background import Job, output_html, show_failure, start, wait_for
-from .completion import CompletingText
-from .submit import SubmitButton
+from . import _style as style
+from ._background import Job, output_html, show_failure, start, wait_for
+from ._completion import CompletingText
+from ._submit import SubmitButton
 
 __all__ = ["PromptForm", "css_name"]
 

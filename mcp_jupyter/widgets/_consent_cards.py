@@ -43,8 +43,8 @@ from mcp_jupyter.consent._presenters import (
 from mcp_jupyter.consent._requests import ConsentRequest
 from mcp_jupyter.display._html import clip, esc
 
-from . import style
-from .submit import SubmitButton, iter_widgets
+from . import _style as style
+from ._submit import SubmitButton, iter_widgets
 
 __all__ = [
     "ConsentCard",
@@ -307,7 +307,7 @@ class ElicitationCard(ConsentCard):
 
     def body(self) -> list[W.Widget]:
         """Message, secret warning, the form or the URL, and the buttons."""
-        from .schema_form import SchemaForm
+        from ._schema_form import SchemaForm
 
         r = self.request
         parts: list[W.Widget] = [
@@ -486,7 +486,7 @@ class WidgetPresenter:
     def can_present(self, request: ConsentRequest) -> bool:
         """A person can click a card now: a widget frontend is connected, the card has a place, and
         the main thread is not blocked in a sync call (it would not process the click)."""
-        from .inbox import Inbox
+        from ._inbox import Inbox
 
         if not frontend_renders_widgets() or main_thread_blocked():
             return False
@@ -496,7 +496,7 @@ class WidgetPresenter:
 
     def present(self, request: ConsentRequest) -> None:
         """Build the card and put it where the person is looking."""
-        from .inbox import Inbox
+        from ._inbox import Inbox
 
         card = card_for(request)
         target = _target_for(request.server)

@@ -25,8 +25,8 @@ from mcp_jupyter._schema import (
 )
 from mcp_jupyter.display._html import short
 
-from . import style
-from .fields import (
+from . import _style as style
+from ._fields import (
     MAX_DEPTH,
     BooleanField,
     BuildContext,

@@ -35,10 +35,10 @@ from mcp_jupyter._schema import (
 )
 from mcp_jupyter.display._html import esc, short
 
-from . import style
-from .containers import build_field
-from .fields import DESCRIPTION_LIMIT, ERROR_LIMIT, TITLE_LIMIT, BuildContext, Field
-from .submit import SubmitButton
+from . import _style as style
+from ._containers import build_field
+from ._fields import DESCRIPTION_LIMIT, ERROR_LIMIT, TITLE_LIMIT, BuildContext, Field
+from ._submit import SubmitButton
 
 # The SDK titles a tool's input schema after the function ("addArguments" for ``def add``): a
 # machine name, not a heading a person wrote, so forms do not show it.

@@ -22,10 +22,10 @@ from mcp_jupyter.display._content import resource_result_html
 from mcp_jupyter.display._html import Safe, esc, short, wrap
 from mcp_jupyter.display._tables import item_icon
 
-from .background import Job, output_html, show_failure, spawn, start, wait_for
-from .completion import CompletingText
-from .prompt_form import argument_row
-from .submit import SubmitButton
+from ._background import Job, output_html, show_failure, spawn, start, wait_for
+from ._completion import CompletingText
+from ._prompt_form import argument_row
+from ._submit import SubmitButton
 
 __all__ = ["TemplateForm", "ResourceBrowser", "PAGE_SIZE"]
 

@@ -8,7 +8,7 @@ import ipywidgets as W
 
 from mcp_jupyter.consent._presenters import current_cell_parent
 
-from .consent_cards import display_in_cell
+from ._consent_cards import display_in_cell
 
 
 class MapProgress:

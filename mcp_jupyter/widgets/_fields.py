@@ -30,7 +30,7 @@ from mcp_jupyter._schema import (
 )
 from mcp_jupyter.display._html import short
 
-from . import style
+from . import _style as style
 
 TITLE_LIMIT = 200
 DESCRIPTION_LIMIT = 1000

@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from .background import Debouncer, Job, settle
+from ._background import Debouncer, Job, settle
 
 __all__ = ["CompletingText", "MAX_SUGGESTIONS"]
 

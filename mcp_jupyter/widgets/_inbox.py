@@ -17,7 +17,7 @@ from mcp_jupyter.consent._core import broker
 from mcp_jupyter.consent._requests import ConsentRequest
 from mcp_jupyter.display._html import esc, short
 
-from . import style
+from . import _style as style
 
 __all__ = ["Inbox"]
 

@@ -27,10 +27,10 @@ import ipywidgets as W
 from mcp_jupyter.display._html import esc
 from mcp_jupyter.display._tables import connection_html, history_html, item_icon, logs_html
 
-from .background import Job, settle, spawn, start
-from .prompt_form import PromptForm
-from .resource_views import ResourceBrowser, TemplateForm, _haystack
-from .tool_form import ToolForm
+from ._background import Job, settle, spawn, start
+from ._prompt_form import PromptForm
+from ._resource_views import ResourceBrowser, TemplateForm, _haystack
+from ._tool_form import ToolForm
 
 __all__ = ["Explorer", "TABS", "LOG_LEVELS"]
 

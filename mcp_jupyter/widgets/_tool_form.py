@@ -36,10 +36,10 @@ from mcp_jupyter.display._apps import tool_result_app_html, tool_result_mimebund
 from mcp_jupyter.display._html import Safe, esc, short, wrap
 from mcp_jupyter.display._tables import APP_ONLY_NOTE, item_icon, tool_badges, visibility_badge
 
-from .background import Job, output_html, show_failure, start, wait_for
-from .consent_cards import show_cards_in
-from .schema_form import SchemaForm
-from .submit import SubmitButton
+from ._background import Job, output_html, show_failure, start, wait_for
+from ._consent_cards import show_cards_in
+from ._schema_form import SchemaForm
+from ._submit import SubmitButton
 
 __all__ = ["ToolForm", "forget_inputs", "needs_confirmation", "remembered_inputs", "call_code"]
 
