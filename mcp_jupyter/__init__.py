@@ -11,14 +11,22 @@ server objects) and use them from plain Python, sync or async::
 
 ``%load_ext mcp_jupyter`` adds the ``%mcp`` magics. Importing this package is light: the MCP
 SDK is imported on first connect.
+
+Everything a user needs is a name here (``__all__``) or in a public subpackage: ``mcp_jupyter.client``
+(connections and what they return), ``.client.auth`` (OAuth sign-in, also ``mj.auth``), ``.consent``
+(sampling, elicitation and roots requests), ``.serve`` (notebook functions as an MCP server),
+``.testing`` (check, record, diff), ``.widgets`` (forms, explorer), ``.display`` (rich HTML),
+``.magics`` (``%mcp``), ``.dask`` (``conn.map`` on a cluster), ``.errors`` (the exceptions, also
+here), ``.runtime`` (the event-loop thread), ``.demo`` (the demo servers) and ``.server_extension``
+(the Jupyter server routes). Modules whose name starts with ``_`` are internal: they may change in
+any release.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import _extending as extending
-from . import _views as views
+from . import _extending, _views
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
     AuthorizationFailed,
@@ -52,7 +60,7 @@ def _load_ui() -> None:
     importlib.import_module("mcp_jupyter.widgets")
 
 
-views.set_loader(_load_ui)
+_views.set_loader(_load_ui)
 
 
 def _attach_testing(connection_class: type) -> None:
@@ -63,7 +71,7 @@ def _attach_testing(connection_class: type) -> None:
     attach(connection_class)
 
 
-extending.extend("Connection", _attach_testing)
+_extending.extend("Connection", _attach_testing)
 
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
@@ -102,7 +110,7 @@ _LAZY = {
     "consent": None,
     # conn.map on a Dask cluster (mcp_jupyter.dask; needs the [dask] extra, imported on first use)
     "dask": None,
-    "roots": "consent._roots_manager",
+    "roots": "consent",
     # OAuth sign-in for remote servers (mcp_jupyter.client.auth; docs/auth.md)
     "OAuth": "client.auth",
     "auth": "client.auth",

@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+__all__ = ["main"]
+
 
 def _add_export(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(

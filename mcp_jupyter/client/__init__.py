@@ -1,25 +1,19 @@
 """The client side of mcp_jupyter: connections to MCP servers and everything they return.
 
-Modules, one concept each (docs/architecture.md):
+- connections by name: :func:`connect` / :func:`aconnect`, :func:`connect_config`,
+  :func:`connections`, :func:`get_connection`, :func:`disconnect`, :func:`disconnect_all`;
+- :class:`Connection` (calls, listings, the history, ``conn.map``, tasks) and
+  :class:`ConnectionSpec` (``conn.spec``: how it was made, picklable, without secret values);
+- what a server offers: :class:`Tool`, :class:`Resource`, :class:`ResourceTemplate`,
+  :class:`Prompt` and their listings (:class:`Tools`, :class:`Resources`,
+  :class:`ResourceTemplates`, :class:`Prompts`); a tool's MCP App UI, :class:`ToolUi`;
+- what requests return: :class:`ToolResult`, :class:`ResourceResult`, :class:`PromptResult`;
+  :class:`History` (the JSON-RPC traffic); :class:`Task` and :class:`TaskTable` (tool calls run
+  as tasks).
 
-- :mod:`.registry`     connections by name: ``connect``/``aconnect``, ``connections``, ``disconnect``
-- :mod:`.connection`   the public :class:`Connection` facade, built from :mod:`.features`
-- :mod:`.session`      the loop side of a connection: owner task, transports, caches, notifications
-- :mod:`.twins`        async methods written once, their sync twins derived
-- :mod:`.items`        what a server offers: tools, resources, templates, prompts, listings
-- :mod:`.results`      what requests return: tool/resource/prompt results, content blocks, logs
-- :mod:`.batch`        ``conn.map``: one tool over many inputs
-- :mod:`.spec`         ``conn.spec``: how a connection was made, picklable, without secret values
-- :mod:`.transports`   targets (command, URL, in-process) and the HTTP/SSE transports
-- :mod:`.stdio`        the stdio transport, robust to what a server writes
-- :mod:`.uri_template` RFC 6570 expansion for resource templates
-- :mod:`.translate`    SDK and transport failures as mcp_jupyter's exceptions
-- :mod:`.history`      the JSON-RPC traffic of a connection
-- :mod:`.config`       ``mcpServers`` / VS Code ``servers`` files
-- :mod:`.auth`         OAuth sign-in on the SDK's client auth: ``OAuth``, the sign-in, the token file
-- :mod:`.apps`         MCP Apps: a tool's UI (``tool.ui``), visibility, the displayed apps
-- :mod:`.tasks`        tasks: tool calls a server runs in the background (``conn.start``, ``conn.tasks``)
-- :mod:`.task_store`   the task records of HTTP servers, kept across kernel restarts
+Two public submodules: :mod:`mcp_jupyter.client.auth` (OAuth sign-in, ``mj.auth``) and
+:mod:`mcp_jupyter.client.apps` (the MCP Apps a notebook displays, the messages they sent). The
+other modules are internal (their names start with ``_``); docs/architecture.md maps them.
 """
 
 from ._connection import Connection

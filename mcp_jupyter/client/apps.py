@@ -27,6 +27,8 @@ from typing import Any
 
 from .. import errors as E
 
+# What users read (docs/apps.md: ``apps.messages()``, ``apps.get(app_id).context``); register,
+# add_message, aread_app and acall_for_app are for the display and the lab channel, not users.
 __all__ = [
     "UI_EXTENSION",
     "APP_MIME_TYPE",
@@ -35,12 +37,8 @@ __all__ = [
     "AppResource",
     "AppRecord",
     "tool_ui",
-    "register",
     "get",
     "messages",
-    "add_message",
-    "aread_app",
-    "acall_for_app",
 ]
 
 #: The extension identifier advertised under ``ClientCapabilities.extensions``.

@@ -1,6 +1,6 @@
 """Consent for what servers ask of the client: sampling (your LLM), elicitation (your input), roots.
 
-Every request from every server goes through one path (:mod:`.broker`), in both protocol eras::
+Every request from every server goes through one broker, in both protocol eras::
 
     import mcp_jupyter as mj
     mj.consent.policy("demo", sampling="ask", elicitation="ask", rate_limit="10/minute", timeout=120)
@@ -13,8 +13,19 @@ cell whose call caused the request (or in the inbox, ``mj.consent.inbox()``); wh
 clicked the kernel's stdin prompt is used, and where nobody can answer (nbclient, papermill, CI) the
 policy's ``headless`` rule decides (default: decline). ``responder(fn)`` scripts the answers.
 
+What it offers:
+
+- policies: :func:`policy`, :func:`policies`, :class:`Policy`, :class:`RateLimit`;
+- who answers: :func:`responder`, :func:`sampling_provider` with :func:`openai`, :func:`anthropic`,
+  :func:`human` (and the :class:`Provider` classes), :func:`choose_model`;
+- the requests: :class:`ConsentRequest`, :func:`pending`, :func:`inbox`, the answers
+  :func:`accept`, :func:`answer`, :func:`approve`, :func:`decline`, :func:`cancel`
+  (:class:`Decision`, :class:`SamplingAnswer`);
+- :data:`roots` (also ``mj.roots``, a :class:`RootsManager`), :func:`audit`, :func:`audit_file`,
+  :func:`reset`; for UIs and connections: :func:`register_presenter`, :func:`callbacks_for`.
+
 This package never imports widgets: the card UI registers itself as a presenter
-(:func:`.presenters.register_presenter`).
+(:func:`register_presenter`). The modules behind it are internal (their names start with ``_``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,16 @@
 """The bundled demo MCP server: a small but representative server to explore from a notebook.
 
-Use it in-process (``mj.connect("demo", mcp_jupyter.demo.server)``), as a subprocess over stdio
-(``python -m mcp_jupyter.demo``) or over Streamable HTTP (``python -m mcp_jupyter.demo --http --port 8765``,
-endpoint ``http://127.0.0.1:8765/mcp``). Its tools, resources and prompts are listed in the
-`mcp_jupyter.demo._app` module docstring.
+- :data:`server`: a ready-made server for in-process use (``mj.connect("demo", mcp_jupyter.demo.server)``);
+- :func:`create_server`: a fresh one with its own state; :data:`SERVER_NAME`, :data:`SERVER_VERSION`.
 
-A second demo, `mcp_jupyter.demo.oauth_server`, is an OAuth authorization server with a login page and a
-protected MCP server behind it, for trying sign-in (``python -m mcp_jupyter.demo.oauth_server``).
+Run it as a subprocess over stdio (``python -m mcp_jupyter.demo``) or over Streamable HTTP
+(``python -m mcp_jupyter.demo --http --port 8765``, endpoint ``http://127.0.0.1:8765/mcp``).
+Connect and list what it offers (``conn.tools``, ``conn.resources``, ``conn.prompts``): every tool,
+resource and prompt describes itself, and their names are stable.
+
+A second demo, :mod:`mcp_jupyter.demo.oauth_server`, is an OAuth authorization server with a login
+page and a protected MCP server behind it, for trying sign-in
+(``python -m mcp_jupyter.demo.oauth_server``).
 """
 
 from mcp_jupyter.demo._app import SERVER_NAME, SERVER_VERSION, create_server

@@ -8,6 +8,8 @@ import sys
 
 from mcp_jupyter.demo._app import SERVER_NAME, create_server
 
+__all__ = ["main", "parse_args"]
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line: stdio by default, Streamable HTTP on 127.0.0.1 with ``--http``."""

@@ -1,9 +1,9 @@
 """Rich, safe HTML for everything an MCP server sends (tables, content blocks, cards).
 
-* :mod:`.html` — escaping, truncation, JSON tree, CSS (JupyterLab theme variables);
-* :mod:`.content` — tool results, content blocks, resource contents by MIME type, prompts;
-* :mod:`.tables` — listings, history, logs, the server card, the servers DataFrame;
-* :mod:`.formatters` — :func:`register_formatters` hooks these into IPython by class name.
+:func:`register_formatters` hooks the renderers into IPython, by class name, so the client never
+imports display code; ``%load_ext mcp_jupyter`` (and importing ``mcp_jupyter`` in IPython) calls it.
+The renderers (escaping and truncation, content blocks by MIME type, listings, history, the
+server card) are internal modules of this package (their names start with ``_``).
 """
 
 from mcp_jupyter.display._formatters import register_formatters

@@ -1,10 +1,16 @@
-"""The ``%mcp`` line magic and ``%%mcp`` cell magic.
+"""The ``%mcp`` line magic and ``%%mcp`` cell magic (``%load_ext mcp_jupyter``; docs/magics.md).
 
-Thin by design: every subcommand is declared once in :mod:`.registry` (the command groups live in
-:mod:`.commands`, one file each); :mod:`.parser` turns words into values, the subcommand calls the
-public Python API, IPython displays what comes back (rich HTML from :mod:`mcp_jupyter.display`),
-and :mod:`.completion` adds Tab completion. Mistakes print one ``error: ...`` line, never a
-traceback. To add a subcommand, see :mod:`.commands` (and docs/architecture.md).
+- :func:`load_ipython_extension` / :func:`unload_ipython_extension` and the :class:`MCPMagics`
+  class they register;
+- the subcommand registry: :data:`REGISTRY` (every subcommand, in ``%mcp --help`` order; the
+  docs' ``%mcp`` reference is generated from it), the :func:`subcommand` decorator that declares
+  one, the parsed :class:`Command` its runner gets, and :class:`MagicUsageError`, which a runner
+  raises for a mistake (shown as one ``error: ...`` line, never a traceback).
+
+Thin by design: every subcommand calls the public Python API and IPython displays what comes back
+(rich HTML from :mod:`mcp_jupyter.display`). The parser, Tab completion and the command groups are
+internal modules (their names start with ``_``); docs/architecture.md ("Adding a %mcp subcommand")
+walks through adding one.
 """
 
 from __future__ import annotations
@@ -16,9 +22,18 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_loca
 from mcp_jupyter.magics import _awaitable as awaitable
 from mcp_jupyter.magics import _commands  # noqa: F401 - importing the command groups registers them
 from mcp_jupyter.magics._completion import mcp_matcher
-from mcp_jupyter.magics._registry import dispatch
+from mcp_jupyter.magics._parser import MagicUsageError
+from mcp_jupyter.magics._registry import REGISTRY, Command, dispatch, subcommand
 
-__all__ = ["MCPMagics", "load_ipython_extension", "unload_ipython_extension"]
+__all__ = [
+    "REGISTRY",
+    "Command",
+    "MCPMagics",
+    "MagicUsageError",
+    "load_ipython_extension",
+    "subcommand",
+    "unload_ipython_extension",
+]
 
 
 @magics_class

@@ -11,6 +11,17 @@
     conn = mj.connect("self", mj.server)   # or try it in-process
     mj.export_notebook("analysis.ipynb", "server.py")
 
+What it offers: the decorators :func:`tool`, :func:`resource`, :func:`prompt` (also ``mj.*``) and
+the kernel's :data:`server` (a :class:`NotebookServer`); :func:`serve`, :func:`status`, :func:`stop`
+and the :class:`ServeHandle` they return (:func:`current_server_handle`); :func:`export_notebook`,
+:func:`export_source`, :func:`export_kernel_history`; inside a tool served as a task,
+:func:`task_status`, :func:`task_cancelled`, :func:`task_elicit`, :func:`atask_elicit`; and the
+SDK's ``Context``, ``Resolve``, ``Elicit``, ``Sample`` for tool signatures.
+
+Two public modules run as commands: ``python -m mcp_jupyter.serve.bridge`` (a stdio <-> HTTP
+bridge for clients that launch a command) and :mod:`mcp_jupyter.serve.standalone` (the entry point
+exported scripts end with). The other modules are internal (their names start with ``_``).
+
 See docs/serve.md for where tool functions run, security, and what export can and cannot carry.
 """
 

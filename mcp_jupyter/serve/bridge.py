@@ -18,6 +18,8 @@ import sys
 
 import anyio
 
+__all__ = ["main"]
+
 DEFAULT_TOKEN_ENV = "MCP_JUPYTER_TOKEN"
 
 

@@ -16,6 +16,8 @@ from ._config_snippets import TOKEN_ENV
 from ._handle import serve
 from ._notebook_server import get_server
 
+__all__ = ["main", "parse_args"]
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options of an exported server script."""

@@ -1,16 +1,16 @@
 """The Jupyter server extension shipped with mcp_jupyter (enabled by ``pip install``).
 
 It runs inside the Jupyter server process, never in a kernel, and adds routes under
-``{base_url}mcp-jupyter/``:
+``{base_url}mcp-jupyter/`` (:data:`ROUTE_PREFIX`):
 
 - ``oauth/callback``: where an authorization server sends the browser back after a sign-in started
-  by a kernel (``mj.connect(url, auth=...)``); the code is handed to that kernel (see
-  :mod:`mcp_jupyter._handoff`).
+  by a kernel (``mj.connect(url, auth=...)``); the code is handed to that kernel (docs/auth.md).
 - ``ping``: answers 200 so the JupyterLab extension knows this extension is enabled.
 - ``apps/...``: the sandbox route MCP Apps are rendered from (an opaque origin, a strict CSP).
 
-Each submodule exposes ``handlers(base_url) -> list[(pattern, handler, kwargs)]``. It is enabled by
-``etc/jupyter/jupyter_server_config.d/mcp_jupyter.json`` in the wheel.
+Each internal module of :data:`ROUTE_MODULES` exposes ``handlers(base_url) -> list[(pattern,
+handler, kwargs)]``. It is enabled by ``etc/jupyter/jupyter_server_config.d/mcp_jupyter.json`` in
+the wheel (``jupyter server extension enable mcp_jupyter.server_extension`` by hand).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A layer above the client (docs/architecture.md): it uses connections, the client never imports it.
 ``conn.check()``, ``conn.acheck()`` and ``conn.record()`` are this layer's functions, attached to
-:class:`~mcp_jupyter.client._connection.Connection` by the package root; they can also be called as
+:class:`mcp_jupyter.Connection` by the package root; they can also be called as
 ``mcp_jupyter.testing.check(conn)``. Importing this package is light: each name loads its module
 (pandas for the reports) on first use.
 

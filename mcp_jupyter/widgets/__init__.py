@@ -1,8 +1,13 @@
 """Notebook widgets for MCP: schema forms, tool/prompt forms, resource views and the explorer.
 
-Importing this package registers the views the core asks for through :mod:`mcp_jupyter._views`
-(``tool.form()``, ``conn.explore()``, the consent inbox and cards, ``conn.map``'s progress bar);
-the modules themselves are imported on first use, so `import mcp_jupyter` stays fast.
+- :class:`ToolForm` (``tool.form()``), :class:`PromptForm`, :class:`TemplateForm`,
+  :class:`ResourceBrowser`, :class:`Explorer` (``conn.explore()``);
+- :class:`SchemaForm` (any JSON Schema as widgets), :class:`FormError`, :func:`apply_defaults`.
+
+Importing this package registers the views the core asks for (``tool.form()``, ``conn.explore()``,
+the consent inbox and cards, ``conn.map``'s progress bar, the sign-in card); the modules themselves
+are imported on first use, so `import mcp_jupyter` stays fast. They are internal (their names start
+with ``_``): import the classes from here.
 """
 
 from __future__ import annotations

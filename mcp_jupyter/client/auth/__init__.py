@@ -1,15 +1,17 @@
 """Signing in to OAuth-protected MCP servers (``mj.OAuth``, ``mj.auth``), on the MCP SDK's own client auth.
 
-- :mod:`.options`   ``OAuth(...)`` and the SDK provider built from it (authorization code + PKCE,
-                    client credentials, private-key JWT, enterprise ID-JAG, workload identity)
-- :mod:`.dpop`      DPoP-bound tokens (RFC 9449, SEP-1932) around any of those providers
-- :mod:`.workload`  workload identity federation (SEP-1933: the JWT-bearer grant of a workload JWT)
-- :mod:`.signin`    one interactive sign-in: the card/link, the ``open_url`` hook, paste, cancel
-- :mod:`.receivers` where the redirect comes back: the Jupyter server route, 127.0.0.1, a paste
-- :mod:`.store`     the user's token file (0600), per server URL and issuer
+- :class:`OAuth` (also ``mj.OAuth``): how to sign in to a server (authorization code + PKCE, client
+  credentials, private-key JWT, enterprise ID-JAG, workload identity, DPoP-bound tokens); pass it as
+  ``mj.connect(url, auth=...)``; :func:`as_oauth` turns the shorthands into one;
+- :func:`status` (who is signed in where), :func:`logout`, :func:`token_file` (the 0600 token
+  file), :class:`TokenStore`;
+- :func:`discover` (a server's protected resource metadata), :func:`id_jag` (an enterprise
+  identity assertion), :func:`headless` (a user agent for servers that approve without a page);
+- one interactive sign-in, :class:`SignIn` (the card/link, the ``open_url`` hook, paste, cancel),
+  :func:`active`, :class:`SignInError`; the hooks a UI registers: :func:`register_presenter`,
+  :func:`set_page_source`, :func:`set_prompt_check`.
 
-Public helpers: :func:`status` (who is signed in where), :func:`logout`, :func:`headless`
-(a user agent for servers that approve without a page), :data:`token_file`.
+docs/auth.md is the guide. The modules behind it are internal (their names start with ``_``).
 """
 
 from __future__ import annotations
