@@ -2,7 +2,7 @@
 
 The page ``docs/magic-reference.md`` holds one marker line, ``{mcp-magic-reference}``; on Sphinx's
 ``source-read`` event this extension replaces it with one section per subcommand in
-:data:`mcp_jupyter.magics._registry.REGISTRY` (every command group of :mod:`mcp_jupyter.magics._commands`),
+:data:`mcp_jupyter.magics.REGISTRY` (every command group of the magics, registered on import),
 each with its summary, its usage line and a table of its arguments, all read from the subcommand's
 parser. A subcommand added to the code therefore appears in the docs.
 
@@ -25,8 +25,7 @@ WIDTH = 88  # usage lines are wrapped as in an 88-column terminal, whatever the 
 
 def registry() -> Any:
     """The ``%mcp`` registry with every command group registered, as ``%load_ext mcp_jupyter`` has it."""
-    import mcp_jupyter.magics  # noqa: F401 - importing the magics registers every command group
-    from mcp_jupyter.magics._registry import REGISTRY
+    from mcp_jupyter.magics import REGISTRY  # importing the magics registers every command group
 
     return REGISTRY
 
