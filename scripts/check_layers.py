@@ -11,14 +11,23 @@ against the file's own package, and ``importlib.import_module("...")`` / ``impor
 
 Each importing module and each imported ``mcp_jupyter.*`` module is then placed by the table below, and
 an import that points to a higher layer, leaves an island, or enters an island from outside the app layer
-is reported as ``path:line: ...``. Exit status: 0 when the contract
-holds, 1 when it is broken, 2 when the package directory is missing. Standard library only.
+is reported as ``path:line: ...``.
+
+A second rule keeps the internals private: the files that ship to users outside the package (README.md,
+docs/*.md, docs/_ext, notebooks, binder/, jupyter-config/, pyproject.toml's entry points; see
+USER_FACING) must not name a private module, one whose dotted name has a part starting with ``_``
+(``mcp_jupyter.client._session``, ``mcp_jupyter._views``), except those in PRIVATE_BUT_NAMED. What users
+read, they copy; a private module may change in any release. Tests may import private modules.
+
+Exit status: 0 when both hold, 1 when one is broken, 2 when the package directory is missing. Standard
+library only.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,6 +115,23 @@ ALLOWANCES: list[tuple[str, str]] = [
     # %mcp serve / %mcp export drive the serve island from the magics
     ("mcp_jupyter.magics", "mcp_jupyter.serve"),
 ]
+
+# Files that ship to users outside the package, as globs relative to the repository root (the package
+# directory's parent). None may name a private module. pyproject.toml counts only in its entry-point
+# tables (ENTRY_POINT_TABLES): the rest of it is build and tool configuration.
+USER_FACING: list[str] = [
+    "README.md",
+    "docs/*.md",
+    "docs/conf.py",
+    "docs/_ext/*.py",
+    "notebooks/*.ipynb",
+    "binder/*",
+    "jupyter-config/**/*",
+    "pyproject.toml",
+]
+ENTRY_POINT_TABLES = ("project.scripts", "project.gui-scripts", "project.entry-points")
+# Private modules users may still see named: the version, which build tools read.
+PRIVATE_BUT_NAMED = {"mcp_jupyter._version"}
 
 # =========================================================================================================
 
@@ -297,14 +323,21 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
-    """Return (violations as (path, line, message), number of modules, number of internal imports)."""
-    files = sorted(
+def package_files(package_dir: Path) -> list[Path]:
+    return sorted(
         p
         for p in package_dir.rglob("*.py")
         if not any(part.startswith(".") for part in p.relative_to(package_dir).parts)
     )
-    modules = {module_name(package_dir, p): p for p in files}
+
+
+def package_modules(package_dir: Path) -> set[str]:
+    return {module_name(package_dir, p) for p in package_files(package_dir)}
+
+
+def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
+    """Return (violations as (path, line, message), number of modules, number of internal imports)."""
+    modules = {module_name(package_dir, p): p for p in package_files(package_dir)}
     known = set(modules)
     violations: list[tuple[Path, int, str]] = []
     imports: list[Import] = []
@@ -383,6 +416,67 @@ def island_of(place: Place) -> tuple[str, list[str]] | None:
     return None
 
 
+DOTTED = re.compile(rf"(?<![\w.]){PACKAGE}(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+TABLE = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+\s*(#.*)?$")
+
+
+def is_private(module: str) -> bool:
+    """Whether a part of the dotted module name (below the package) starts with one underscore."""
+    return any(part.startswith("_") and not part.startswith("__") for part in module.split(".")[1:])
+
+
+def user_facing_lines(root: Path) -> list[tuple[Path, int, str]]:
+    """(path, line number, text) of every line users are shown outside the package."""
+    found: list[tuple[Path, int, str]] = []
+    paths = sorted({p for pattern in USER_FACING for p in root.glob(pattern) if p.is_file()})
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        table = ""
+        for number, line in enumerate(text.splitlines(), start=1):
+            if path.name == "pyproject.toml":
+                header = TABLE.match(line)
+                if header:
+                    table = header.group(1).strip('"')
+                    continue
+                if not any(table == t or table.startswith(t + ".") for t in ENTRY_POINT_TABLES):
+                    continue
+            found.append((path, number, line))
+    return found
+
+
+def check_user_facing(root: Path, known: set[str]) -> tuple[list[tuple[Path, int, str]], int]:
+    """Return (violations, number of files read): lines outside the package naming a private module."""
+    violations: list[tuple[Path, int, str]] = []
+    lines = user_facing_lines(root)
+    for path, number, line in lines:
+        for match in DOTTED.finditer(line):
+            bits = match.group(0).split(".")
+            # the longest prefix that is a module of the package (the rest is attributes)
+            module = next(
+                (".".join(bits[:i]) for i in range(len(bits), 0, -1) if ".".join(bits[:i]) in known), None
+            )
+            if module and is_private(module) and module not in PRIVATE_BUT_NAMED:
+                violations.append(
+                    (
+                        path,
+                        number,
+                        f"names the private module {module}; name what the public package exports "
+                        f"(e.g. {public_parent(module)}) or describe it without the module path",
+                    )
+                )
+    return violations, len({path for path, _, _ in lines})
+
+
+def public_parent(module: str) -> str:
+    bits = module.split(".")
+    while len(bits) > 1 and is_private(".".join(bits)):
+        bits.pop()
+    return ".".join(bits)
+
+
 def explanation() -> str:
     order = " > ".join(name for name, _ in LAYERS)
     islands = ", ".join(name for name, _, _ in ISLANDS)
@@ -408,13 +502,25 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     violations, n_modules, n_imports = check(args.package_dir)
-    if not violations:
-        print(f"{n_modules} modules, {n_imports} internal imports, layers respected")
+    root = args.package_dir.resolve().parent
+    exposed, n_files = check_user_facing(root, package_modules(args.package_dir))
+    if not violations and not exposed:
+        print(
+            f"{n_files} user-facing files name no private module; "
+            f"{n_modules} modules, {n_imports} internal imports, layers respected"
+        )
         return 0
-    for path, line, message in violations:
+    for path, line, message in violations + exposed:
         print(f"{display_path(path)}:{line}: {message}")
-    print(f"\n{len(violations)} import-layer violation(s) in {n_modules} modules.")
-    print(explanation())
+    if violations:
+        print(f"\n{len(violations)} import-layer violation(s) in {n_modules} modules.")
+        print(explanation())
+    if exposed:
+        print(
+            f"\n{len(exposed)} mention(s) of a private module in what ships to users (README, docs, "
+            f"notebooks, binder, jupyter-config, entry points; USER_FACING in {THIS_SCRIPT}). Users copy "
+            "what they read: show them the public package path. Tests may import private modules."
+        )
     return 1
 
 

@@ -132,7 +132,7 @@ def test_a_clean_tree_passes(tmp_path):
     result = run_checker(make_package(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     modules = len(CLEAN)
-    assert result.stdout.strip().startswith(f"{modules} modules, ")
+    assert f"; {modules} modules, " in result.stdout
     assert result.stdout.strip().endswith("internal imports, layers respected")
 
 
@@ -275,6 +275,71 @@ def test_app_and_the_listed_allowance_may_import_serve(tmp_path, importer):
     package = make_package(tmp_path, **{relpath: "from mcp_jupyter.serve.handle import serve\n"})
     result = run_checker(package)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# What ships to users outside the package may not name a private module; tests may.
+CLEAN_REPO = {
+    "README.md": "`import mcp_jupyter as mj`; `from mcp_jupyter.serve import handle`; `mcp_jupyter._version`\n",
+    "docs/guide.md": "`mcp_jupyter.demo.app` runs; `mcp_jupyter.serve.handle.serve(...)`\n",
+    "docs/_ext/ref.py": "import mcp_jupyter.magics\n",
+    "notebooks/01-intro.ipynb": '{"cells": [{"source": ["from mcp_jupyter.client import connection\\n"]}]}\n',
+    "pyproject.toml": (
+        '[project.scripts]\nmcp-jupyter = "mcp_jupyter.cli:main"\n\n'
+        '[tool.ruff.lint.per-file-ignores]\n"mcp_jupyter/_compat/uvicorn.py" = ["E402"]  # mcp_jupyter._compat.uvicorn\n'
+    ),
+    "tests/test_x.py": "from mcp_jupyter._compat import uvicorn\n",
+}
+
+
+def make_repo(root: Path, **changes: str) -> Path:
+    """A fake repository: the CLEAN package plus CLEAN_REPO's files, with ``changes`` (path -> text)."""
+    package = make_package(root)
+    for name, text in {**CLEAN_REPO, **changes}.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return package
+
+
+def test_user_facing_files_that_name_only_public_modules_pass(tmp_path):
+    result = run_checker(make_repo(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("5 user-facing files name no private module; "), result.stdout
+
+
+@pytest.mark.parametrize(
+    ("relpath", "text", "private"),
+    [
+        ("README.md", "Patch `mcp_jupyter._compat.uvicorn` if you must.\n", "mcp_jupyter._compat.uvicorn"),
+        ("docs/guide.md", "see\n`mcp_jupyter._compat.uvicorn.H11`\n", "mcp_jupyter._compat.uvicorn"),
+        ("docs/_ext/ref.py", "from mcp_jupyter._compat import uvicorn\n", "mcp_jupyter._compat"),
+        (
+            "notebooks/01-intro.ipynb",
+            '{"cells": [{"source": ["import mcp_jupyter._compat.uvicorn\\n"]}]}\n',
+            "mcp_jupyter._compat.uvicorn",
+        ),
+        ("binder/postBuild", "python -m mcp_jupyter._compat\n", "mcp_jupyter._compat"),
+        (
+            "jupyter-config/server-config/x.json",
+            '{"jpserver_extensions": {"mcp_jupyter._compat": true}}\n',
+            "mcp_jupyter._compat",
+        ),
+        (
+            "pyproject.toml",
+            '[project.scripts]\nx = "mcp_jupyter._compat.uvicorn:main"\n',
+            "mcp_jupyter._compat.uvicorn",
+        ),
+    ],
+)
+def test_a_user_facing_file_naming_a_private_module_fails(tmp_path, relpath, text, private):
+    package = make_repo(tmp_path, **{relpath: text})
+    result = run_checker(package)
+    assert result.returncode == 1, result.stdout + result.stderr
+    line = text.splitlines().index(next(x for x in text.splitlines() if private in x)) + 1
+    where = f"{tmp_path / relpath}:{line}: names the private module {private};"
+    assert [x for x in result.stdout.splitlines() if x.startswith(where)], result.stdout
+    assert "Users copy what they read" in result.stdout
+    assert "import-layer violation" not in result.stdout  # the layers still hold
 
 
 def test_the_package_respects_its_layers():
