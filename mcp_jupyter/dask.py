@@ -83,14 +83,14 @@ def map(  # noqa: A001 - mj.dask.map, as conn.map
 
     - ``data``: a Dask DataFrame, or a pandas DataFrame (split into ``npartitions``; by default two
       per worker thread, at most :data:`ROWS_PER_PARTITION` rows each).
-    - ``conn``: a :class:`~mcp_jupyter.client._connection.Connection` (its ``conn.spec`` is shipped)
-      or a :class:`~mcp_jupyter.client._spec.ConnectionSpec`. Each worker process opens its own
+    - ``conn``: a :class:`~mcp_jupyter.Connection` (its ``conn.spec`` is shipped)
+      or a :class:`~mcp_jupyter.ConnectionSpec`. Each worker process opens its own
       connection once and reuses it; a stdio server runs on every worker, an HTTP server is shared.
     - ``args``: ``{"parameter": "column"}``; by default every column is an argument of the same name.
     - ``concurrency``: calls in flight per partition (a worker runs one partition per thread).
     - ``result``: what goes in the ``result`` column: ``"structured"`` (the structured content,
       else the text parsed as JSON, else the text: ``ToolResult.data``), ``"text"``, or a function
-      of the :class:`~mcp_jupyter.client._results.ToolResult` (called on successful rows only).
+      of the :class:`~mcp_jupyter.ToolResult` (called on successful rows only).
     - ``errors``: ``"record"`` (default) keeps going: a failed row has ``is_error`` True and its
       message in ``error``; ``"raise"`` fails the computation on the first failed row.
     - ``retries``: how many more times a failed row is called (with a new connection if the server

@@ -132,7 +132,7 @@ class Connection(
     def spec(self) -> ConnectionSpec:
         """How this connection was made, without secret values (env and header *names*): picklable;
         ``conn.spec.connect()`` opens a new connection from it, here or on another machine
-        (:class:`~mcp_jupyter.client._spec.ConnectionSpec`)."""
+        (:class:`~mcp_jupyter.ConnectionSpec`)."""
         return spec_of(self._session)
 
     @property

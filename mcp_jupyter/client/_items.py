@@ -344,7 +344,7 @@ class Skill(Item):
 
     def load(self) -> LoadedSkill:
         """Read and verify this skill's files through the connection that listed it (see
-        :meth:`~mcp_jupyter.client._connection.Connection.load_skill`)."""
+        :meth:`~mcp_jupyter.Connection.load_skill`)."""
         return self.connection.load_skill(self)
 
     async def aload(self) -> LoadedSkill:

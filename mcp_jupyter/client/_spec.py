@@ -82,7 +82,7 @@ class ConnectionSpec:
         return (_rebuild, (values,))
 
     def target(self) -> Any:
-        """What :class:`~mcp_jupyter.client._connection.Connection` connects to: argv, URL or server."""
+        """What :class:`~mcp_jupyter.Connection` connects to: argv, URL or server."""
         if self.kind == "stdio":
             return list(self.argv)
         if self.kind == "http":
@@ -90,7 +90,7 @@ class ConnectionSpec:
         return self.server
 
     def options(self, environ: Any = None) -> dict[str, Any]:
-        """The keyword arguments for a :class:`~mcp_jupyter.client._connection.Connection`, with the
+        """The keyword arguments for a :class:`~mcp_jupyter.Connection`, with the
         env and header values read from ``environ`` (default: this process's environment)."""
         environ = os.environ if environ is None else environ
         where = f"the environment of process {os.getpid()} on {os.uname().nodename}"

@@ -361,7 +361,7 @@ def structured_html(value: Any, *, where: str) -> Safe:
 def schema_check_html(result: Any) -> Safe:
     """Whether structured content matches the tool's ``outputSchema``; mismatches listed, not hidden.
 
-    The answer is the result's own ``schema_errors()`` (:class:`mcp_jupyter.client._results.ToolResult`):
+    The answer is the result's own ``schema_errors()`` (:class:`mcp_jupyter.ToolResult`):
     it checks once per result, never fetches a network ``$ref``, and a result from ``conn.call``
     arrives checked (the SDK validates structured content before it returns it), so showing a
     result of 50,000 rows does not validate them again. Anything without ``schema_errors`` shows

@@ -2,7 +2,7 @@
 
 Linting and recording are not MCP features, so the client does not carry them and never imports this
 layer. The composition root (``mcp_jupyter/__init__.py``) attaches these functions to
-:class:`~mcp_jupyter.client._connection.Connection` with :func:`attach` as soon as the class is
+:class:`~mcp_jupyter.Connection` with :func:`attach` as soon as the class is
 defined (:mod:`mcp_jupyter._extending`); this module stays light (pandas and the checker load on the
 first ``check``).
 """

@@ -1,4 +1,4 @@
-"""The parts a :class:`~mcp_jupyter.client._connection.Connection` is built from, one per MCP feature.
+"""The parts a :class:`~mcp_jupyter.Connection` is built from, one per MCP feature.
 
 Each part is a mixin over the connection's loop-side session (``self._session``); its public
 ``a*`` methods run on the runtime loop and their sync twins are derived by

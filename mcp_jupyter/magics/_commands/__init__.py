@@ -3,11 +3,11 @@
 Each group module declares its subcommands with :func:`mcp_jupyter.magics._registry.subcommand`
 (name, summary, arguments, runner, flags), and nothing else needs to know about them: the parser,
 ``%mcp --help``, ``%mcp CMD --help``, Tab completion, dispatch and the docs' ``%mcp`` reference are
-derived from :data:`~mcp_jupyter.magics._registry.REGISTRY`.
+derived from :data:`~mcp_jupyter.magics.REGISTRY`.
 
 Adding a command group is one new file here plus one import line below; the import order is the
 order of ``%mcp --help``. Every runner takes the parsed
-:class:`~mcp_jupyter.magics._registry.Command` and the IPython shell, and returns the object the
+:class:`~mcp_jupyter.magics.Command` and the IPython shell, and returns the object the
 magic returns (and IPython displays), or ``None`` after printing/displaying something itself.
 Nothing here touches the SDK: only ``mcp_jupyter``'s public names. docs/architecture.md ("Adding a
 %mcp subcommand") walks through an example.
