@@ -239,7 +239,7 @@ def test_the_snapshot_follows_connections_list_changes_and_a_dead_server(
     assert "exited" in connection(dead)["error"]
     assert "shout" in {t["name"] for t in connection(dead)["tools"]}  # what it offered when it died
 
-    page = lab.run("from mcp_jupyter.lab import channel\nprint(channel.is_live(), channel.page())")
+    page = lab.run("from mcp_jupyter.lab import _channel as channel\nprint(channel.is_live(), channel.page())")
     assert page.startswith("True") and "'theme': 'dark'" in page and "'server_extension': False" in page
 
 
@@ -337,7 +337,7 @@ def test_channel_messages_are_handled_while_main_is_blocked_after_sends_from_any
     lab.open_channel()
     lab.run(
         "import threading\n"
-        "from mcp_jupyter.lab import channel\n"
+        "from mcp_jupyter.lab import _channel as channel\n"
         "unblocked = threading.Event()\n"
         "channel.on('app.unblock', lambda msg: unblocked.set())\n"
         "channel.on('app.ping', lambda msg: channel.send({'type': 'app.pong', 'n': msg['n']}))\n"

@@ -1,6 +1,6 @@
 """The kernel side of the JupyterLab channel: one comm the frontend opens, carrying snapshots and events.
 
-    from mcp_jupyter.lab import channel
+    from mcp_jupyter.lab import _channel as channel
     channel.is_live()            # a frontend said hello and its comm is open
     channel.page()               # {"origin", "base_url", "theme", "server_extension"} or None
     channel.send({"type": "app.event", ...})   # any thread; dropped when not live

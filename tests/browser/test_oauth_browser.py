@@ -44,7 +44,7 @@ import base64, hashlib, json, secrets
 from urllib.parse import urlencode
 import httpx2
 from IPython.display import HTML, display
-from mcp_jupyter import handoff
+from mcp_jupyter import _handoff as handoff
 
 DEMO = json.loads({json.dumps(json.dumps(urls))})
 redirect = {lab_url!r} + "mcp-jupyter/oauth/callback"

@@ -246,7 +246,7 @@ def test_sidebar_screenshots_light_and_dark(open_notebook):
     page = open_notebook(
         [
             SETUP,
-            "from mcp_jupyter.lab import channel\nprint('THEME', channel.page()['theme'])",
+            "from mcp_jupyter.lab import _channel as channel\nprint('THEME', channel.page()['theme'])",
             "print(demo.call('greet').text)",
         ]
     )

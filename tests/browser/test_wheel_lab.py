@@ -70,7 +70,7 @@ def test_jupyterlab_from_the_wheel_alone_has_the_sidebar(wheel_lab, browser_cont
     cells = [
         "import mcp_jupyter as mj\nfrom mcp_jupyter.demo import create_server\n"
         "conn = mj.connect('demo', create_server())\nprint('FROM', mj.__file__)",
-        "from mcp_jupyter.lab import channel\nprint('SERVER_EXTENSION', channel.page()['server_extension'])",
+        "from mcp_jupyter.lab import _channel as channel\nprint('SERVER_EXTENSION', channel.page()['server_extension'])",
     ]
     page = open_notebook_page(browser_context, lab, "wheel.ipynb", cells)
     try:
