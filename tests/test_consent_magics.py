@@ -44,9 +44,9 @@ def test_roots_policy_sampling_and_audit_subcommands(shell, tmp_path: Path, caps
     shell.run_cell("%mcp roots add / ")
     assert "force" in capsys.readouterr().err
     shell.run_cell("%mcp consent demo --elicitation deny --rate-limit 5/minute")
-    assert consent.core.broker.policies.get("demo", "elicitation").mode == "deny"
+    assert consent._core.broker.policies.get("demo", "elicitation").mode == "deny"
     shell.run_cell("%mcp sampling openai tiny-model --base-url http://127.0.0.1:9/v1 --server demo")
-    assert consent.core.broker.provider_for("demo").base_url == "http://127.0.0.1:9/v1"
+    assert consent._core.broker.provider_for("demo").base_url == "http://127.0.0.1:9/v1"
     shell.run_cell("r = %mcp call demo ask_user")
     assert shell.user_ns["r"].structured["action"] == "decline"
     frame = shell.run_cell("%mcp audit").result

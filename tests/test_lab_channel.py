@@ -239,7 +239,9 @@ def test_the_snapshot_follows_connections_list_changes_and_a_dead_server(
     assert "exited" in connection(dead)["error"]
     assert "shout" in {t["name"] for t in connection(dead)["tools"]}  # what it offered when it died
 
-    page = lab.run("from mcp_jupyter.lab import _channel as channel\nprint(channel.is_live(), channel.page())")
+    page = lab.run(
+        "from mcp_jupyter.lab import _channel as channel\nprint(channel.is_live(), channel.page())"
+    )
     assert page.startswith("True") and "'theme': 'dark'" in page and "'server_extension': False" in page
 
 
