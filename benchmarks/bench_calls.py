@@ -10,8 +10,16 @@ interleaved rounds and keeps the best round of each, then prints calls/s and rat
 - ours async:  ``await conn.acall(...)`` from another event loop (as a notebook cell does)
 - fastmcp async: fastmcp's client awaited on its own loop (another popular client, for scale)
 - raw concurrent vs ``conn.map``: the same calls at the same concurrency
+- plain portal, plain concurrent: the raw SDK client without the extensions, log level and
+  sampling-with-tools capability ours advertises (see below), for scale
 
-Goals (issue 2): sync >= 0.9x the portal-driven SDK; conn.map >= 0.9x raw concurrent.
+The raw client advertises what ours does (sampling, elicitation, roots, sampling with tools, the
+MCP Apps, tasks and skills extensions, log level info): a 2026-07-28 request carries the client's
+capabilities in its ``_meta``, and the server validates them on every request (about 5% of an
+in-process call), so a plain client would be measuring the protocol's cost of those features, not
+our layer. The "plain" rows show that cost.
+
+Goals: sync >= 0.95x the portal-driven SDK; conn.map >= 0.9x raw concurrent; stdio the same.
 Usage: python benchmarks/bench_calls.py [--calls N] [--rounds R] [--concurrency C] [--json PATH]
 """
 
@@ -102,10 +110,11 @@ def ours_map(conn, n: int, concurrency: int) -> float:
 
 
 def bench_target(
-    label: str, raw_client, fast_client, our_target, calls: int, rounds: int, concurrency: int
+    label: str, raw_client, plain_client, fast_client, our_target, calls: int, rounds: int, concurrency: int
 ) -> dict:
     with ExitStack() as stack:
         raw = RawClient(raw_client, stack)
+        plain = RawClient(plain_client, stack)
         fast = RawClient(fast_client, stack) if fast_client is not None else None
         conn = mj.connect(f"bench-{label}", our_target)
         stack.callback(conn.close)
@@ -117,6 +126,8 @@ def bench_target(
             "ours async": lambda: ours_async(conn, calls),
             "raw concurrent": lambda: raw.concurrent(calls * 4, concurrency),
             "ours map": lambda: ours_map(conn, calls * 4, concurrency),
+            "plain portal": lambda: plain.portal_loop(calls),
+            "plain concurrent": lambda: plain.concurrent(calls * 4, concurrency),
         }
         for way in ways.values():  # warm up caches, JIT-free but import/first-call costs
             way()
@@ -125,7 +136,7 @@ def bench_target(
             for name, way in ways.items():
                 best[name] = min(best[name], way())
     rates = {
-        name: (calls * (4 if name in ("raw concurrent", "ours map") else 1)) / seconds
+        name: (calls * (4 if name in ("raw concurrent", "ours map", "plain concurrent") else 1)) / seconds
         for name, seconds in best.items()
     }
     return {
@@ -136,6 +147,8 @@ def bench_target(
             "ours sync / raw async": round(rates["ours sync"] / rates["raw async"], 3),
             "ours async / raw async": round(rates["ours async"] / rates["raw async"], 3),
             "ours map / raw concurrent": round(rates["ours map"] / rates["raw concurrent"], 3),
+            "ours sync / plain portal": round(rates["ours sync"] / rates["plain portal"], 3),
+            "ours map / plain concurrent": round(rates["ours map"] / rates["plain concurrent"], 3),
             **(
                 {"ours sync / fastmcp async": round(rates["ours sync"] / rates["fastmcp async"], 3)}
                 if "fastmcp async" in rates
@@ -173,12 +186,22 @@ def main() -> None:
 
     from mcp import Client as SDKClient
     from mcp.client.stdio import StdioServerParameters
+    from mcp_types import SamplingCapability, SamplingToolsCapability
+
+    from mcp_jupyter.client._session.startup import advertised_extensions
 
     # Like for like: our connections advertise sampling, elicitation and roots (the consent layer
-    # answers them), and a 2026-07-28 request carries the client's capabilities in its _meta, so the
-    # raw client advertises the same (its callbacks are never called here).
-    Client = partial(
+    # answers them), sampling with tools, our extensions and a log level, and a 2026-07-28 request
+    # carries the client's capabilities in its _meta, so the raw client advertises the same (its
+    # callbacks are never called here). The plain client advertises only the three callbacks.
+    Plain = partial(
         SDKClient, sampling_callback=_unused, elicitation_callback=_unused, list_roots_callback=_unused
+    )
+    Client = partial(
+        Plain,
+        sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
+        extensions=advertised_extensions(),
+        log_level="info",
     )
     demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
     params = StdioServerParameters(command=demo_argv[0], args=demo_argv[1:])
@@ -186,6 +209,7 @@ def main() -> None:
         bench_target(
             "in-process",
             Client(create_server()),
+            Plain(create_server()),
             _fastmcp_client(create_server()),
             create_server(),
             args.calls,
@@ -195,6 +219,7 @@ def main() -> None:
         bench_target(
             "stdio",
             Client(params),
+            Plain(params),
             _fastmcp_client(params),
             demo_argv,
             args.calls,

@@ -146,6 +146,16 @@ def test_prompts_and_completion(demo_stdio, everything):
     assert values and all(v.startswith("1") for v in values)
     with pytest.raises(mj.InvalidArguments, match="language"):
         demo_stdio.prompt("review_code", code="x")
+    # None means "not given": an optional argument is left out (not sent as the string "null"), and a
+    # required one is refused with the reason
+    assert (
+        everything.prompt("args-prompt", city="Paris", state=None).messages[0].text
+        == "What's weather in Paris?"
+    )
+    sent = [e.message for e in everything.history if e.method == "prompts/get" and e.kind == "request"][-1]
+    assert sent["params"]["arguments"] == {"city": "Paris"}
+    with pytest.raises(mj.InvalidArguments, match="language given as None, which means 'not given'"):
+        demo_stdio.prompt("review_code", code="x", language=None)
 
 
 def test_progress_callback(everything):

@@ -6,6 +6,7 @@ and the bundled demo server.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,35 @@ def test_progress_restarts_the_timeout_and_max_timeout_caps_the_total():
             conn.call("slow", seconds=5, timeout=0.5)
         conn.timeout = None  # explicitly: no limit
         assert conn.call("slow", seconds=0.8).text
+    finally:
+        conn.close()
+
+
+def test_requests_under_way_each_expire_at_their_own_deadline():
+    # One alarm watches every request of a connection: a later request with a shorter timeout must
+    # move it earlier, and ringing for one must leave the others running to their own deadlines.
+    conn = mj.connect("several-deadlines", create_server(), mode="legacy")
+
+    async def timed(**options):
+        start = time.monotonic()
+        try:
+            await conn.acall("slow", **options)
+        except mj.RequestTimeout:
+            return time.monotonic() - start
+        return None
+
+    async def together():
+        long = asyncio.ensure_future(timed(seconds=5, timeout=2.0))
+        await asyncio.sleep(0.1)
+        short = asyncio.ensure_future(timed(seconds=5, timeout=0.5))
+        done = asyncio.ensure_future(conn.acall("countdown", steps=3, delay=0.2, timeout=0.5))
+        return await long, await short, (await done).text
+
+    try:
+        long, short, text = asyncio.run(together())
+        assert short is not None and long is not None, "both slow calls must time out"
+        assert short < 1.5 <= long, (short, long)
+        assert text  # progress every 0.2 s kept the third call alive past its 0.5 s timeout
     finally:
         conn.close()
 

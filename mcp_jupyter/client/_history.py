@@ -213,9 +213,8 @@ class History:
                 self._append(entry)
             return
         message = getattr(item, "message", item)
-        method = getattr(message, "method", None)
-        msg_id = getattr(message, "id", None)
-        error = getattr(message, "error", None)
+        fields = fields_of(message)
+        method, msg_id, error = fields.get("method"), fields.get("id"), fields.get("error")
         if method is not None:
             kind = "request" if msg_id is not None else "notification"
         else:
@@ -335,6 +334,17 @@ class History:
 
     def __repr__(self) -> str:
         return f"<History: {len(self)} messages, {self.nbytes:,} of {self._max_bytes:,} bytes>"
+
+
+def fields_of(message: Any) -> dict[str, Any]:
+    """The fields of a JSON-RPC message (an ``mcp_types`` model) as a dict; empty for anything else,
+    such as a transport error.
+
+    Read from the model's ``__dict__``, where pydantic keeps them: asking a model for a field its
+    type lacks (``getattr(response, "method", None)``) raises and catches inside pydantic, several
+    microseconds on every message that the transport wrappers look at."""
+    fields = getattr(message, "__dict__", None)
+    return fields if isinstance(fields, dict) else {}
 
 
 class StreamProxy:

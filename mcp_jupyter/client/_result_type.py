@@ -17,7 +17,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import Any
 
-from ._history import StreamProxy, WrappedTransport
+from ._history import StreamProxy, WrappedTransport, fields_of
 
 FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carry resultType
 
@@ -25,9 +25,10 @@ FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carr
 def _wants_result_type(message: Any, version_key: str) -> bool:
     """Whether ``message`` is a request sent at a protocol version whose results carry ``resultType``
     (``version_key``: the ``_meta`` key of a request's protocol version)."""
-    if getattr(message, "method", None) is None or getattr(message, "id", None) is None:
+    fields = fields_of(message)
+    if fields.get("method") is None or fields.get("id") is None:
         return False
-    meta = (getattr(message, "params", None) or {}).get("_meta") or {}
+    meta = (fields.get("params") or {}).get("_meta") or {}
     version = meta.get(version_key)
     return isinstance(version, str) and version >= FIRST_RESULT_TYPE_VERSION
 
@@ -56,11 +57,12 @@ class _Received(StreamProxy):
     async def receive(self) -> Any:
         item = await self._inner.receive()
         message = getattr(item, "message", None)
-        msg_id = getattr(message, "id", None)
-        if msg_id is None or msg_id not in self._waiting or getattr(message, "method", None) is not None:
+        fields = fields_of(message)
+        msg_id = fields.get("id")
+        if msg_id is None or msg_id not in self._waiting or fields.get("method") is not None:
             return item  # a notification, a server request, or an answer to a handshake-era request
         self._waiting.discard(msg_id)
-        result = getattr(message, "result", None)
+        result = fields.get("result")
         if not isinstance(result, dict) or "resultType" in result:
             return item  # an error (no result), or a result that says what it is
         from mcp.shared.message import SessionMessage

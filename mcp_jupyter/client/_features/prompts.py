@@ -34,15 +34,23 @@ class PromptsFeature:
     async def aprompt(
         self, name: str, arguments: Mapping[str, Any] | None = None, /, **kwargs: Any
     ) -> PromptResult:
-        """Render prompt ``name`` with its arguments (values are sent as strings, as MCP requires)."""
+        """Render prompt ``name`` with its arguments (values are sent as strings, as MCP requires;
+        ``None`` means "not given", as for tools: prompt arguments have no null to send)."""
         session = self._session
         client = session.require_client()
-        args = merge_args(arguments, kwargs)
+        given = merge_args(arguments, kwargs)
+        args = {k: v for k, v in given.items() if v is not None}
         prompt = await session.find("prompts", name)
         missing = [a for a in prompt.required if a not in args]
         if missing:
+            unset = [a for a in missing if a in given]
             raise E.InvalidArguments(
-                f"prompt {name!r} on server {session.name!r} needs the argument(s) {', '.join(missing)}",
+                f"prompt {name!r} on server {session.name!r} needs the argument(s) {', '.join(missing)}"
+                + (
+                    f" ({', '.join(unset)} given as None, which means 'not given': pass a string)"
+                    if unset
+                    else ""
+                ),
                 server=session.name,
             )
         values = {k: _as_prompt_value(v) for k, v in args.items()}

@@ -14,7 +14,7 @@ Every ``async`` method runs ON the loop; the public
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ... import errors as E
@@ -49,6 +49,7 @@ class Session:
             transport=options.get("transport", "auto"),
         )
         self.target = self.spec.describe()
+        self.where = f"server {self.name!r} ({self.target})"  # how errors name this server
         self.validate = options.get("validate", True)
         self.max_line_bytes = options.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES
         self.user_callbacks = tuple(
@@ -224,7 +225,7 @@ class Session:
         return client is not None and client.protocol_version.startswith("2026")
 
     # -- requests (deadlines) -----------------------------------------------------------------
-    async def request(
+    def request(
         self,
         doing: str,
         send: Callable[[Callable], Any],
@@ -232,17 +233,19 @@ class Session:
         timeout: Any = CONNECTION_DEFAULT,
         max_timeout: Any = CONNECTION_DEFAULT,
         progress: Callable | None = None,
-    ) -> Any:
-        """Run ``send(on_progress)`` (one request) under the timeout policy, mapping its errors.
+    ) -> Awaitable[Any]:
+        """Run ``send(on_progress)`` (one request) under the timeout policy, mapping its errors
+        (await it).
 
         ``timeout``: seconds without an answer or progress (each progress notification restarts
         it); ``max_timeout``: seconds in all. Either may be None (no limit). On expiry the request
         is cancelled (the SDK tells the server) and :class:`RequestTimeout` says which limit hit.
         """
-        return await self.deadlines.run(
+        # Not a coroutine of its own: every resume of the request would pass through its frame.
+        return self.deadlines.run(
             send,
             self.translate,
-            f"server {self.name!r} ({self.target})",
+            self.where,
             doing,
             self.name,
             timeout,

@@ -37,61 +37,78 @@ CONNECTION_DEFAULT: Any = _ConnectionDefault()
 
 class Deadline:
     """The timeout policy of one request: ``idle`` seconds without an answer or progress, ``total``
-    seconds in all (None: no limit); paused while a person answers the server."""
+    seconds in all (None: no limit); paused while a person answers the server.
 
-    __slots__ = ("idle", "total", "start", "paused_for", "_paused_at", "_pauses", "_scope", "_clock")
+    ``due`` is the loop time at which the request expires (``inf``: not now); the connection's
+    :class:`Deadlines` watches every request's ``due`` with one timer, and cancels the request's
+    scope when it passes.
+    """
 
-    def __init__(self, idle: float | None, total: float | None) -> None:
-        # The runtime loop is asyncio's, whose clock anyio's cancel scopes use (anyio.current_time()
-        # is the same value, found through a backend lookup on each call: this is on every request).
-        self._clock = asyncio.get_running_loop().time
+    __slots__ = ("idle", "total", "start", "paused_for", "due", "_paused_at", "_pauses", "_scope", "_watch")
+
+    def __init__(self, idle: float | None, total: float | None, watch: Deadlines) -> None:
+        self._watch = watch
         self.idle, self.total = idle, total
-        self.start = self._clock()
+        self.start = watch.clock()
         self.paused_for = 0.0  # seconds spent paused (not counted in ``total``)
+        self.due = math.inf
         self._paused_at: float | None = None
         self._pauses = 0
         self._scope: Any = None
 
     def attach(self, scope: Any) -> None:
-        """Drive ``scope``'s deadline from now on."""
+        """Cancel ``scope`` when this deadline passes, from now on."""
         self._scope = scope
-        self.touch()
+        self._set_due(self._next(self.start))
 
     def touch(self) -> None:
         """An answer is under way (progress): restart the idle deadline."""
         if self._scope is not None:
-            self._scope.deadline = self._next()
+            self._set_due(self._next(self._watch.clock()))
+
+    async def progressed(self, value: float, total: float | None, message: str | None) -> None:
+        """The SDK's progress callback for this request: progress restarts the idle deadline."""
+        self.touch()
+
+    def _set_due(self, due: float) -> None:
+        self.due = due
+        if due < self._watch.alarm_at:
+            self._watch.arm(due)
+
+    def expire(self) -> None:
+        """The deadline passed: cancel the request (its ``with`` block raises RequestTimeout)."""
+        self.due = math.inf
+        self._scope.cancel()
 
     def pause(self) -> None:
         """A person is answering the server: no deadline until :meth:`resume`."""
         self._pauses += 1
         if self._pauses == 1:
-            self._paused_at = self._clock()
-        if self._scope is not None:
-            self._scope.deadline = math.inf
+            self._paused_at = self._watch.clock()
+        self.due = math.inf
 
     def resume(self) -> None:
         """The person answered: the idle deadline restarts, the total resumes."""
         self._pauses = max(0, self._pauses - 1)
         if self._pauses == 0 and self._paused_at is not None:
-            self.paused_for += self._clock() - self._paused_at
+            self.paused_for += self._watch.clock() - self._paused_at
             self._paused_at = None
             self.touch()
 
-    def _next(self) -> float:
+    def _next(self, now: float) -> float:
+        """When the request expires, ``now`` being the time of its last sign of life."""
         if self._pauses:
             return math.inf
         idle, total = self.idle, self.total
         if idle is None and total is None:
             return math.inf
-        now = self._clock() if idle is not None else 0.0
         by_idle = now + idle if idle is not None else math.inf
         by_total = self.start + self.paused_for + total if total is not None else math.inf
         return min(by_idle, by_total)
 
     def explain(self, where: str, doing: str) -> str:
         """Which limit expired, and how to change it."""
-        elapsed = self._clock() - self.start - self.paused_for
+        elapsed = self._watch.clock() - self.start - self.paused_for
         if self.total is not None and elapsed >= self.total - 0.05:
             return (
                 f"{where} did not finish within max_timeout={self.total:g} s while {doing}; the request was "
@@ -109,6 +126,12 @@ class Deadlines:
     ``timeout``/``max_timeout`` are the per-request defaults (settable through the connection);
     ``connect_timeout`` bounds start-up. While a person answers the server every running request's
     deadline is paused, and so is the connect deadline while a sign-in waits (``person_waiting``).
+
+    One alarm (a loop timer) watches every request under way, set for the earliest ``due``: a
+    request costs no timer of its own, and progress only moves a number. (A timer per request,
+    re-armed on each progress notification, was the largest part of our own cost in ``conn.map``.)
+    The alarm may ring early, for a request that has since finished or moved its deadline: it
+    cancels what is due and sets itself for the next.
     """
 
     __slots__ = (
@@ -117,6 +140,9 @@ class Deadlines:
         "connect_timeout",
         "active",
         "connect_scope",
+        "alarm_at",
+        "_alarm",
+        "_loop",
         "_held",
         "_connect_held",
     )
@@ -129,8 +155,33 @@ class Deadlines:
         self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.active: set[Deadline] = set()
         self.connect_scope: Any = None  # the owner task's cancel scope while it connects
+        self.alarm_at = math.inf  # loop time the alarm rings at (inf: not set)
+        self._alarm: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the runtime loop, once a request ran
         self._held: list[Deadline] = []  # deadlines paused while a person signs in
         self._connect_held = False
+
+    def clock(self) -> float:
+        """The runtime loop's time (what the alarm and anyio's cancel scopes count in)."""
+        return self._loop.time()  # type: ignore[union-attr]
+
+    def arm(self, due: float) -> None:
+        """Ring the alarm at loop time ``due`` (earlier than it is set for)."""
+        if self._alarm is not None:
+            self._alarm.cancel()
+        self.alarm_at = due
+        self._alarm = self._loop.call_at(due, self._ring)  # type: ignore[union-attr]
+
+    def _ring(self) -> None:
+        self._alarm, self.alarm_at = None, math.inf
+        now, earliest = self._loop.time(), math.inf  # type: ignore[union-attr]
+        for deadline in self.active:
+            if deadline.due <= now:
+                deadline.expire()
+            elif deadline.due < earliest:
+                earliest = deadline.due
+        if earliest != math.inf:
+            self.arm(earliest)
 
     async def run(
         self,
@@ -147,14 +198,12 @@ class Deadlines:
         with ``translate``; an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
         idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
         total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
-        deadline = Deadline(idle, total)
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        deadline = Deadline(idle, total, self)
+        on_progress = deadline.progressed
 
-        if progress is None:
-
-            async def on_progress(value: float, total_: float | None, message: str | None) -> None:
-                deadline.touch()
-
-        else:
+        if progress is not None:
 
             async def on_progress(value: float, total_: float | None, message: str | None) -> None:
                 deadline.touch()

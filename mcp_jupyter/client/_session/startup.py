@@ -276,13 +276,9 @@ class Owner:
 
     def _make_client(self, transport: Any) -> Any:
         from mcp import Client
-        from mcp.client.extension import advertise
         from mcp_types import Implementation, SamplingCapability, SamplingToolsCapability
 
         from ..._version import __version__
-        from .._skills import SKILLS_EXTENSION
-        from .._tasks import tasks_client_extension
-        from ..apps import APP_MIME_TYPE, UI_EXTENSION
 
         quiet_sdk()
         session = self.session
@@ -305,14 +301,7 @@ class Owner:
             # providers map them and the person reviews a tool-use answer (docs/consent.md).
             sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
             client_info=Implementation(name="mcp-jupyter", version=__version__),
-            # MCP Apps: servers that gate their UI on the extension (SEP-1865) send it to us too.
-            # Tasks (client/_tasks/): the 2026-07-28 extension and 2025-11-25 status notifications.
-            # Skills (client/_skills.py): conn.skills lists them, skill.load() reads and verifies them.
-            extensions=[
-                advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),
-                tasks_client_extension(),
-                advertise(SKILLS_EXTENSION),
-            ],
+            extensions=advertised_extensions(),
             # 2026-07-28 servers send logs only to requests that opt in; receive info and up, as
             # handshake-era servers do by default. conn.set_log_level() changes it.
             log_level="info",
@@ -413,3 +402,24 @@ async def _close_all_sessions() -> None:
     async with anyio.create_task_group() as tasks:
         for session in list(_LIVE_SESSIONS):
             tasks.start_soon(close, session)
+
+
+def advertised_extensions() -> list[Any]:
+    """The protocol extensions every connection advertises (the SDK's ``Client(extensions=...)``).
+
+    MCP Apps (servers that gate their UI on the extension, SEP-1865, send it to us too); tasks (the
+    2026-07-28 extension and 2025-11-25 status notifications, client/_tasks/); skills
+    (``conn.skills`` lists them, ``skill.load()`` reads and verifies them).
+    A 2026-07-28 request carries them in its ``_meta``, so the benchmarks' raw SDK client
+    advertises the same, to compare like with like."""
+    from mcp.client.extension import advertise
+
+    from .._skills import SKILLS_EXTENSION
+    from .._tasks import tasks_client_extension
+    from ..apps import APP_MIME_TYPE, UI_EXTENSION
+
+    return [
+        advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),
+        tasks_client_extension(),
+        advertise(SKILLS_EXTENSION),
+    ]

@@ -31,7 +31,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._history import StreamProxy, WrappedTransport
+from .._history import StreamProxy, WrappedTransport, fields_of
 
 __all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
@@ -188,8 +188,9 @@ class _Refused(Exception):  # noqa: N818 - a JSON-RPC error answer, not a failur
 
 def _with_task_capability(message: Any) -> Any:
     """The ``initialize`` request with ``capabilities.tasks`` added (other messages unchanged)."""
-    params = getattr(message, "params", None)
-    if getattr(message, "method", None) != "initialize" or not isinstance(params, dict):
+    fields = fields_of(message)
+    params = fields.get("params")
+    if fields.get("method") != "initialize" or not isinstance(params, dict):
         return message
     capabilities = dict(params.get("capabilities") or {})
     offered = {k: v for k, v in TASK_CAPABILITY["requests"].items() if k in capabilities}
@@ -263,8 +264,8 @@ class ClientTaskTransport(WrappedTransport):
 
             async def take(item: Any) -> bool:
                 message = getattr(item, "message", None)
-                method = getattr(message, "method", None)
-                request_id = getattr(message, "id", None)
+                fields = fields_of(message)
+                method, request_id = fields.get("method"), fields.get("id")
                 if method is None or request_id is None:
                     return False  # a response, a notification or a transport error: the SDK's
                 params = message.params if isinstance(message.params, dict) else {}

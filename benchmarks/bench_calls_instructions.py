@@ -1,0 +1,146 @@
+"""tools/call cost in CPU instructions: mcp_jupyter against the raw SDK client, counted by callgrind.
+
+Wall-clock ratios (``bench_calls.py``) swing by 10% and more on a shared machine; instruction
+counts do not (the same count to within about 0.5% run after run, whatever else the machine does).
+Each way of calling runs in a fresh process under ``valgrind --tool=callgrind``, with counting
+switched on only around the measured calls (after start-up, the handshake and a warm-up), and the
+script prints instructions per call and the ratio raw / ours (1.0 = no cost of our own; 0.95 =
+ours does 5% more work per call). For stdio only this process is counted (the server's work is the
+same for both). The raw client advertises what ours does (see ``bench_calls.py``).
+
+Needs valgrind (Debian: ``apt-get install valgrind``). About 20 s per way.
+Usage: python benchmarks/bench_calls_instructions.py [--calls N] [--concurrency C] [--target T] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WAYS = ("raw portal", "ours sync", "raw concurrent", "ours map")
+TARGETS = ("in-process", "stdio")
+
+
+def measure_here(target: str, way: str, calls: int, concurrency: int) -> None:
+    """Run ``calls`` calls one way (in this process, which callgrind runs), counting only them."""
+    sys.path.insert(0, str(HERE))
+    from functools import partial
+
+    import bench_calls as B
+    from mcp import Client as SDKClient
+    from mcp.client.stdio import StdioServerParameters
+    from mcp_types import SamplingCapability, SamplingToolsCapability
+
+    import mcp_jupyter as mj
+    from mcp_jupyter.client._session.startup import advertised_extensions
+    from mcp_jupyter.demo import create_server
+
+    demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
+    with ExitStack() as stack:
+        if way.startswith("raw"):
+            client = SDKClient(
+                create_server()
+                if target == "in-process"
+                else StdioServerParameters(command=demo_argv[0], args=demo_argv[1:]),
+                sampling_callback=B._unused,
+                elicitation_callback=B._unused,
+                list_roots_callback=B._unused,
+                sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
+                extensions=advertised_extensions(),
+                log_level="info",
+            )
+            raw = B.RawClient(client, stack)
+            run = (
+                partial(raw.portal_loop)
+                if way == "raw portal"
+                else partial(lambda n: raw.concurrent(n, concurrency))
+            )
+        else:
+            conn = mj.connect("instructions", create_server() if target == "in-process" else demo_argv)
+            stack.callback(conn.close)
+            run = (
+                partial(B.ours_sync, conn)
+                if way == "ours sync"
+                else partial(lambda n: B.ours_map(conn, n, concurrency))
+            )
+        run(50)  # warm up: first-call imports and caches
+        _counting(True)
+        run(calls)
+        _counting(False)
+
+
+def _counting(on: bool) -> None:
+    subprocess.run(
+        ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())], check=True, capture_output=True
+    )
+
+
+def count(target: str, way: str, calls: int, concurrency: int) -> float:
+    """Instructions per call of one way, in a fresh process under callgrind."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--instr-atstart=no",
+                f"--callgrind-out-file={scratch}/callgrind.out",
+                sys.executable,
+                __file__,
+                "--measure",
+                target,
+                way,
+                "--calls",
+                str(calls),
+                "--concurrency",
+                str(concurrency),
+            ],
+            capture_output=True,
+            text=True,
+        )
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or found is None:
+        raise SystemExit(f"{target} {way}: callgrind run failed:\n{out.stderr[-3000:]}")
+    return int(found.group(1)) / calls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--target", choices=TARGETS, action="append", help="only this target (repeatable)")
+    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--measure", nargs=2, metavar=("TARGET", "WAY"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        measure_here(*args.measure, args.calls, args.concurrency)
+        return
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        raise SystemExit("valgrind is not installed: apt-get install valgrind")
+    results = []
+    for target in args.target or TARGETS:
+        per_call = {way: count(target, way, args.calls, args.concurrency) for way in WAYS}
+        ratios = {
+            "raw portal / ours sync": round(per_call["raw portal"] / per_call["ours sync"], 3),
+            "raw concurrent / ours map": round(per_call["raw concurrent"] / per_call["ours map"], 3),
+        }
+        results.append({"target": target, "instructions_per_call": per_call, "ratios": ratios})
+        print(f"\n== {target} ({args.calls} calls, instructions counted by callgrind) ==")
+        for way, n in per_call.items():
+            print(f"  {way:15s} {n:12,.0f} instructions/call")
+        for name, ratio in ratios.items():
+            print(f"  {name:30s} {ratio:.3f}x")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
