@@ -2,7 +2,7 @@
 
 Every failure a user can meet is an :class:`MCPJupyterError`; each message says what went wrong,
 which server it concerns, and what to do next. SDK and transport exceptions are translated into
-these classes in one place (:func:`mcp_jupyter.translate.translate`), so no caller ever has to know
+these classes in one place (the client's translate module, ``mcp_jupyter/client/_translate.py``), so no caller ever has to know
 the SDK's codes.
 """
 
