@@ -12,34 +12,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
+
+from _timing import compare_layer, connect_with_transport
 
 import mcp_jupyter as mj
 from mcp_jupyter.client._history import RecordingTransport
 from mcp_jupyter.client._result_type import DefaultResultType
-from mcp_jupyter.client._session.startup import Owner
 
 
-def connect_without_layer(name: str, argv: list[str]) -> object:
-    """A connection whose transport is only recorded (the layer left out, for the baseline)."""
-    with_layer = Owner._record
-
-    def recorded_only(self, transport):
-        return DefaultResultType(RecordingTransport(transport, self.session.history, on_eof=self.on_eof))
-
-    Owner._record = recorded_only
-    try:
-        return mj.connect(name, argv, mode="legacy")
-    finally:
-        Owner._record = with_layer
-
-
-def rate(conn, calls: int) -> float:
-    """Sequential calls per second."""
-    start = time.perf_counter()
-    for _ in range(calls):
-        conn.call("add", a=1, b=2)
-    return calls / (time.perf_counter() - start)
+def recorded_only(owner, transport):
+    """The usual transport layers minus the client-side tasks (the baseline)."""
+    return DefaultResultType(RecordingTransport(transport, owner.session.history, on_eof=owner.on_eof))
 
 
 def main() -> None:
@@ -49,21 +32,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     argv = [sys.executable, "-m", "mcp_jupyter.demo"]
-    conns = {
-        "with the layer": mj.connect("layer", argv, mode="legacy"),
-        "without": connect_without_layer("bare", argv),
-    }
-    best = dict.fromkeys(conns, 0.0)
-    try:
-        for _ in range(args.rounds):
-            for label, conn in conns.items():
-                best[label] = max(best[label], rate(conn, args.calls))
-    finally:
-        mj.disconnect_all()
-    print(f"== stdio demo server, {args.calls} calls x {args.rounds} rounds, best round ==")
-    for label, value in best.items():
-        print(f"  {label:16s} {value:8.1f} calls/s")
-    print(f"  with / without   {best['with the layer'] / best['without']:.3f}x")
+    compare_layer(
+        "stdio demo server (2025-11-25)",
+        mj.connect("layer", argv, mode="legacy"),
+        connect_with_transport("bare", argv, recorded_only, mode="legacy"),
+        args.calls,
+        args.rounds,
+    )
 
 
 if __name__ == "__main__":

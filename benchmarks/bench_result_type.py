@@ -12,35 +12,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
+
+from _timing import compare_layer, connect_with_transport
 
 import mcp_jupyter as mj
 from mcp_jupyter.client._history import RecordingTransport
-from mcp_jupyter.client._session.startup import Owner
 from mcp_jupyter.client._tasks import ClientTaskTransport
 
 
-def connect_without_layer(name: str, argv: list[str]) -> object:
-    """A connection whose transport has no resultType layer (for the baseline)."""
-    with_layer = Owner._record
-
-    def without(self, transport):
-        recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
-        return ClientTaskTransport(recorded, self._answer_server_request)
-
-    Owner._record = without
-    try:
-        return mj.connect(name, argv)
-    finally:
-        Owner._record = with_layer
-
-
-def rate(conn, calls: int) -> float:
-    """Sequential calls per second."""
-    start = time.perf_counter()
-    for _ in range(calls):
-        conn.call("add", a=1, b=2)
-    return calls / (time.perf_counter() - start)
+def without_result_type(owner, transport):
+    """The usual transport layers minus the resultType default (the baseline)."""
+    recorded = RecordingTransport(transport, owner.session.history, on_eof=owner.on_eof)
+    return ClientTaskTransport(recorded, owner._answer_server_request)
 
 
 def main() -> None:
@@ -50,19 +33,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
     argv = [sys.executable, "-m", "mcp_jupyter.demo"]
-    conns = {"with the layer": mj.connect("layer", argv), "without": connect_without_layer("bare", argv)}
-    best = dict.fromkeys(conns, 0.0)
-    try:
-        for _ in range(args.rounds):
-            for label, conn in conns.items():
-                best[label] = max(best[label], rate(conn, args.calls))
-        version = conns["with the layer"].protocol_version
-    finally:
-        mj.disconnect_all()
-    print(f"== stdio demo server ({version}), {args.calls} calls x {args.rounds} rounds, best round ==")
-    for label, value in best.items():
-        print(f"  {label:16s} {value:8.1f} calls/s")
-    print(f"  with / without   {best['with the layer'] / best['without']:.3f}x")
+    with_layer = mj.connect("layer", argv)
+    compare_layer(
+        f"stdio demo server ({with_layer.protocol_version})",
+        with_layer,
+        connect_with_transport("bare", argv, without_result_type),
+        args.calls,
+        args.rounds,
+    )
 
 
 if __name__ == "__main__":
