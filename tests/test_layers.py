@@ -213,6 +213,18 @@ def test_only_the_app_layer_imports_an_island(tmp_path):
     assert_fails_at(package, "client/batch.py", "imports mcp_jupyter.serve.bridge (island serve), an island")
 
 
+def test_an_import_of_a_module_that_does_not_exist_is_an_error(tmp_path):
+    # e.g. a path from before a move, in a function body, where only running that line would fail
+    package = make_package(
+        tmp_path, widgets__form=f"def build():\n    from mcp_jupyter.client.session import core  {MARK}\n"
+    )
+    assert_fails_at(
+        package,
+        "widgets/form.py",
+        "imports mcp_jupyter.client.session, which is no module of the package (moved or renamed?",
+    )
+
+
 def test_an_unmapped_module_is_an_error(tmp_path):
     package = make_package(tmp_path, extras=f"import json  {MARK}\n")
     assert_fails_at(
