@@ -47,7 +47,14 @@ from .client._spec import ConnectionSpec
 from .consent._presenters import stdin_available
 from .errors import InvalidArguments, MCPJupyterError, NotFound
 
-__all__ = ["map", "MCPConnections", "PLUGIN_NAME", "RESULT_COLUMNS", "ROWS_PER_PARTITION"]
+__all__ = [
+    "map",
+    "worker_connections",
+    "MCPConnections",
+    "PLUGIN_NAME",
+    "RESULT_COLUMNS",
+    "ROWS_PER_PARTITION",
+]
 
 PLUGIN_NAME = "mcp-jupyter-connections"
 """The name :class:`MCPConnections` is registered under on the workers."""
@@ -282,11 +289,27 @@ class _Connections:
             except Exception:  # noqa: BLE001 - closing the others matters more
                 pass
 
+    def names(self) -> list[str]:
+        """The names of the connections open in this process, sorted."""
+        with self._lock:
+            return sorted(conn.name for conn in self._open.values())
+
     def __len__(self) -> int:
         return len(self._open)
 
 
 _CONNECTIONS = _Connections()
+
+
+def worker_connections() -> list[str]:
+    """The names of the MCP connections this process holds for mapped partitions (one per server
+    and ``policy``), sorted: what a worker reuses from one partition to the next.
+
+    Run it on every worker with ``client.run(mj.dask.worker_connections)`` (a dict of worker
+    address -> names); in the notebook's process it lists the connections of partitions computed
+    here (Dask's local schedulers).
+    """
+    return _CONNECTIONS.names()
 
 
 def _connect(job: _Job, key: str) -> Any:

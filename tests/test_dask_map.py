@@ -61,12 +61,6 @@ def _servers() -> list[int]:
     return sorted(p.pid for p in me.children(recursive=True) if "mcp_jupyter.demo" in " ".join(p.cmdline()))
 
 
-def _open_connections() -> int:
-    from mcp_jupyter.dask import _CONNECTIONS
-
-    return len(_CONNECTIONS)
-
-
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[distributed.Client]:
     """Two worker processes, one thread each; the workers inherit SECRET_VAR from this process, as
@@ -118,7 +112,9 @@ def test_stdio_runs_one_server_per_worker_reused_across_partitions_and_maps(clus
 
     servers = _note_servers(cluster)
     assert sorted(len(pids) for pids in servers.values()) == [1, 1], servers  # a server per worker
-    assert set(cluster.run(_open_connections).values()) == {1}
+    held = cluster.run(mj.dask.worker_connections)  # one connection per worker, named for the server
+    assert [len(names) for names in held.values()] == [1, 1], held
+    assert all(names[0].startswith(f"{demo.name}-dask-") for names in held.values()), held
 
     again = mj.dask.map(dd.from_pandas(frame, npartitions=4), demo, "add", args={"a": "n", "b": "n"})
     assert list(again.compute()["result"]) == [{"result": 2 * n} for n in frame["n"]]
@@ -176,7 +172,8 @@ def test_without_a_cluster_the_partitions_run_in_this_process(cluster, demo):
     try:
         got = out.compute(scheduler="threads")  # Dask's local scheduler: no worker, no plugin
         assert list(got["result"]) == [{"result": a + 2} for a in range(10)]
-        assert len(_CONNECTIONS) == 1  # one connection in this process, shared by the threads
+        # one connection in this process, shared by the threads
+        assert len(mj.dask.worker_connections()) == 1
     finally:
         _CONNECTIONS.close_all()
 

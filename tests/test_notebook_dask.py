@@ -3,6 +3,7 @@ processes) and check what it shows."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -48,9 +49,10 @@ def test_the_dask_tutorial_runs_on_two_worker_processes(run_notebook):
     # tests/test_dask_map.py proves the bar itself with progress_bar=True
     outputs = _cell(nb, "result = enriched.compute()")["outputs"]
     assert not any("application/vnd.jupyter.widget-view+json" in out.get("data", {}) for out in outputs)
-    assert "{'tcp://" in cell_text(_cell(nb, "client.run(open_connections)"))
-    counts = cell_text(_cell(nb, "client.run(open_connections)"))
-    assert counts.count(": 1") == 2, counts  # one connection (one server) per worker
+    held = cell_text(_cell(nb, "client.run(mj.dask.worker_connections)"))
+    assert held.strip().startswith("{'tcp://"), held
+    lists = re.findall(r"\[([^\]]*)\]", held)  # each worker's connection names
+    assert len(lists) == 2 and all(re.fullmatch(r"'demo-dask-[0-9a-f]{8}'", names) for names in lists), held
     assert "(10," in cell_text(_cell(nb, 'first = mj.dask.map(flaky, demo, "lookup"'))
     assert "(0, {1: 20, 2: 10})" in cell_text(_cell(nb, "retries=1"))
     consent = cell_text(_cell(nb, '"ask_user").compute()'))
