@@ -454,7 +454,8 @@ def user_facing_lines(root: Path) -> list[tuple[Path, int, str]]:
 
 
 def check_user_facing(root: Path, known: set[str]) -> tuple[list[tuple[Path, int, str]], int]:
-    """Return (violations, number of files read): lines outside the package naming a private module."""
+    """Return (violations, number of files read): lines outside the package naming a private module,
+    or a private name of a public one (``mcp_jupyter.dask._CONNECTIONS``, ``from ... import _x``)."""
     violations: list[tuple[Path, int, str]] = []
     lines = user_facing_lines(root)
     for path, number, line in lines:
@@ -473,7 +474,39 @@ def check_user_facing(root: Path, known: set[str]) -> tuple[list[tuple[Path, int
                         f"(e.g. {public_parent(module)}) or describe it without the module path",
                     )
                 )
+            elif module:
+                attributes = bits[len(module.split(".")) :]
+                violations += [
+                    private_name(path, number, module, name)
+                    for name in attributes[:1]
+                    if is_underscored(name) and f"{module}.{name}" not in PRIVATE_BUT_NAMED
+                ]
+        imported = FROM_IMPORT.search(line)
+        if imported and imported.group(1) in known and not is_private(imported.group(1)):
+            names = [
+                m.group(1) for chunk in imported.group(2).split(",") if (m := IMPORTED_NAME.match(chunk))
+            ]
+            violations += [
+                private_name(path, number, imported.group(1), name) for name in names if is_underscored(name)
+            ]
     return violations, len({path for path, _, _ in lines})
+
+
+IMPORTED_NAME = re.compile(r"[\s(]*(\w+)")
+FROM_IMPORT = re.compile(rf"\bfrom\s+({PACKAGE}(?:\.\w+)*)\s+import\s+([^#\n]+)")
+
+
+def is_underscored(name: str) -> bool:
+    """A private name: one leading underscore (dunders such as ``__version__`` are public)."""
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_name(path: Path, number: int, module: str, name: str) -> tuple[Path, int, str]:
+    return (
+        path,
+        number,
+        f"names {name}, a private name of {module}; use (or add) a public name for what it shows",
+    )
 
 
 def public_parent(module: str) -> str:

@@ -354,6 +354,25 @@ def test_a_user_facing_file_naming_a_private_module_fails(tmp_path, relpath, tex
     assert "import-layer violation" not in result.stdout  # the layers still hold
 
 
+@pytest.mark.parametrize(
+    ("relpath", "text", "name"),
+    [
+        (
+            "notebooks/10-dask.ipynb",
+            '{"cells": [{"source": ["from mcp_jupyter.serve import handle, _open\\n"]}]}\n',
+            "_open",
+        ),
+        ("docs/guide.md", "count `mcp_jupyter.serve.handle._CONNECTIONS`\n", "_CONNECTIONS"),
+    ],
+)
+def test_a_user_facing_file_naming_a_private_name_fails(tmp_path, relpath, text, name):
+    # a tutorial that reaches into a public module's private name teaches users to depend on it
+    result = run_checker(make_repo(tmp_path, **{relpath: text}))
+    assert result.returncode == 1, result.stdout + result.stderr
+    where = f"{tmp_path / relpath}:1: names {name}, a private name of mcp_jupyter.serve"
+    assert [x for x in result.stdout.splitlines() if x.startswith(where)], result.stdout
+
+
 def test_the_package_respects_its_layers():
     result = run_checker(REPO_ROOT / "mcp_jupyter")
     if result.returncode != 0:
