@@ -289,6 +289,35 @@ def test_sidebar_screenshots_light_and_dark(open_notebook):
         wait_idle(page)
 
 
+def test_a_long_connection_name_is_read_whole_in_the_sidebar(open_notebook):
+    # At the sidebar's default width the header's transport, status and Explore wrap below a long name
+    # rather than cut it to a few letters; hovering shows it whole wherever it must be cut.
+    name = "weather-forecasts-staging"
+    page = open_notebook(
+        [
+            "import sys\nimport mcp_jupyter as mj\n"
+            f"conn = mj.connect({name!r}, [sys.executable, '-m', 'mcp_jupyter.demo'])\nprint('CONNECTED')"
+        ]
+    )
+    run(page, 0, expect="CONNECTED")
+    sidebar = open_sidebar(page)
+    row = connection(sidebar, name)
+    label = row.locator(".mcpj-connection-header .mcpj-name")
+    assert label.inner_text() == name
+    assert label.get_attribute("title") == name
+    cut = label.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert not cut, (
+        f"the name is cut at {label.bounding_box()['width']:.0f} px in a {sidebar.bounding_box()['width']:.0f} px sidebar"
+    )
+    explore = row.locator(".mcpj-connection-explore")
+    box, panel = explore.bounding_box(), sidebar.bounding_box()
+    assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1, (box, panel)  # still inside, clickable
+    explore.click()  # the Explore button still writes its cell
+    page.locator(".jp-Notebook .jp-Cell .cm-content", has_text=f"%mcp explore {name}").wait_for(
+        timeout=TIMEOUT
+    )
+
+
 def test_the_sidebar_in_notebook_7(notebook7, browser_context):  # noqa: F811 - the imported fixture
     """Notebook 7 has its own shell: the sidebar goes to its left panel and works the same."""
     write_notebook(notebook7.root_dir / "nb7-sidebar.ipynb", [SETUP, "print('NEXT')"])

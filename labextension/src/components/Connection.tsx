@@ -33,7 +33,7 @@ export function Connection(props: {
         </button>
         <span className={`mcpj-dot mcpj-dot-${view.status}`} title={status} />
         <Icon icon={view.icon} />
-        <span className="mcpj-name">{view.name}</span>
+        <span className="mcpj-name" title={view.name}>{view.name}</span>
         <span className="mcpj-tag">{view.transport}</span>
         <span className="mcpj-status">{status}</span>
         <button className="mcpj-button mcpj-connection-explore"
