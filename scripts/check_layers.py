@@ -428,7 +428,7 @@ TABLE = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+\s*(#.*)?$")
 
 def is_private(module: str) -> bool:
     """Whether a part of the dotted module name (below the package) starts with one underscore."""
-    return any(part.startswith("_") and not part.startswith("__") for part in module.split(".")[1:])
+    return any(is_underscored(part) for part in module.split(".")[1:])
 
 
 def user_facing_lines(root: Path) -> list[tuple[Path, int, str]]:
@@ -474,13 +474,10 @@ def check_user_facing(root: Path, known: set[str]) -> tuple[list[tuple[Path, int
                         f"(e.g. {public_parent(module)}) or describe it without the module path",
                     )
                 )
-            elif module:
-                attributes = bits[len(module.split(".")) :]
-                violations += [
-                    private_name(path, number, module, name)
-                    for name in attributes[:1]
-                    if is_underscored(name) and f"{module}.{name}" not in PRIVATE_BUT_NAMED
-                ]
+            elif module and len(bits) > module.count(".") + 1:
+                name = bits[module.count(".") + 1]  # the module's attribute the line names
+                if is_underscored(name) and f"{module}.{name}" not in PRIVATE_BUT_NAMED:
+                    violations.append(private_name(path, number, module, name))
         imported = FROM_IMPORT.search(line)
         if imported and imported.group(1) in known and not is_private(imported.group(1)):
             names = [
@@ -556,7 +553,7 @@ def main(argv: list[str] | None = None) -> int:
         print(explanation())
     if exposed:
         print(
-            f"\n{len(exposed)} mention(s) of a private module in what ships to users (README, docs, "
+            f"\n{len(exposed)} mention(s) of a private module or name in what ships to users (README, docs, "
             f"notebooks, binder, jupyter-config, entry points; USER_FACING in {THIS_SCRIPT}). Users copy "
             "what they read: show them the public package path. Tests may import private modules."
         )
