@@ -162,6 +162,44 @@ async def _unused(*_args):
     raise AssertionError("the benchmark's tools never ask the client anything")
 
 
+def plain_sdk_client(target):
+    """The raw SDK client advertising only sampling, elicitation and roots (callbacks never called)."""
+    from mcp import Client as SDKClient
+
+    return SDKClient(
+        target, sampling_callback=_unused, elicitation_callback=_unused, list_roots_callback=_unused
+    )
+
+
+def raw_sdk_client(target):
+    """The raw SDK client advertising what ours does: like for like.
+
+    Our connections advertise sampling, elicitation and roots (the consent layer answers them),
+    sampling with tools, our extensions and a log level, and a 2026-07-28 request carries the
+    client's capabilities in its _meta, so the raw client advertises the same."""
+    from mcp import Client as SDKClient
+    from mcp_types import SamplingCapability, SamplingToolsCapability
+
+    from mcp_jupyter.client._session.startup import advertised_extensions
+
+    return SDKClient(
+        target,
+        sampling_callback=_unused,
+        elicitation_callback=_unused,
+        list_roots_callback=_unused,
+        sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
+        extensions=advertised_extensions(),
+        log_level="info",
+    )
+
+
+def stdio_params(argv: list[str]):
+    """The SDK's stdio parameters for a command line."""
+    from mcp.client.stdio import StdioServerParameters
+
+    return StdioServerParameters(command=argv[0], args=argv[1:])
+
+
 def _fastmcp_client(target):
     """fastmcp's client for the same target, or None when fastmcp is not installed (pip install fastmcp)."""
     try:
@@ -182,34 +220,13 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
-    from functools import partial
-
-    from mcp import Client as SDKClient
-    from mcp.client.stdio import StdioServerParameters
-    from mcp_types import SamplingCapability, SamplingToolsCapability
-
-    from mcp_jupyter.client._session.startup import advertised_extensions
-
-    # Like for like: our connections advertise sampling, elicitation and roots (the consent layer
-    # answers them), sampling with tools, our extensions and a log level, and a 2026-07-28 request
-    # carries the client's capabilities in its _meta, so the raw client advertises the same (its
-    # callbacks are never called here). The plain client advertises only the three callbacks.
-    Plain = partial(
-        SDKClient, sampling_callback=_unused, elicitation_callback=_unused, list_roots_callback=_unused
-    )
-    Client = partial(
-        Plain,
-        sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
-        extensions=advertised_extensions(),
-        log_level="info",
-    )
     demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
-    params = StdioServerParameters(command=demo_argv[0], args=demo_argv[1:])
+    params = stdio_params(demo_argv)
     results = [
         bench_target(
             "in-process",
-            Client(create_server()),
-            Plain(create_server()),
+            raw_sdk_client(create_server()),
+            plain_sdk_client(create_server()),
             _fastmcp_client(create_server()),
             create_server(),
             args.calls,
@@ -218,8 +235,8 @@ def main() -> None:
         ),
         bench_target(
             "stdio",
-            Client(params),
-            Plain(params),
+            raw_sdk_client(params),
+            plain_sdk_client(params),
             _fastmcp_client(params),
             demo_argv,
             args.calls,

@@ -33,44 +33,24 @@ TARGETS = ("in-process", "stdio")
 def measure_here(target: str, way: str, calls: int, concurrency: int) -> None:
     """Run ``calls`` calls one way (in this process, which callgrind runs), counting only them."""
     sys.path.insert(0, str(HERE))
-    from functools import partial
-
     import bench_calls as B
-    from mcp import Client as SDKClient
-    from mcp.client.stdio import StdioServerParameters
-    from mcp_types import SamplingCapability, SamplingToolsCapability
 
     import mcp_jupyter as mj
-    from mcp_jupyter.client._session.startup import advertised_extensions
     from mcp_jupyter.demo import create_server
 
     demo_argv = [sys.executable, "-m", "mcp_jupyter.demo"]
     with ExitStack() as stack:
         if way.startswith("raw"):
-            client = SDKClient(
-                create_server()
-                if target == "in-process"
-                else StdioServerParameters(command=demo_argv[0], args=demo_argv[1:]),
-                sampling_callback=B._unused,
-                elicitation_callback=B._unused,
-                list_roots_callback=B._unused,
-                sampling_capabilities=SamplingCapability(tools=SamplingToolsCapability()),
-                extensions=advertised_extensions(),
-                log_level="info",
-            )
-            raw = B.RawClient(client, stack)
-            run = (
-                partial(raw.portal_loop)
-                if way == "raw portal"
-                else partial(lambda n: raw.concurrent(n, concurrency))
-            )
+            server = create_server() if target == "in-process" else B.stdio_params(demo_argv)
+            raw = B.RawClient(B.raw_sdk_client(server), stack)
+            run = raw.portal_loop if way == "raw portal" else lambda n: raw.concurrent(n, concurrency)
         else:
             conn = mj.connect("instructions", create_server() if target == "in-process" else demo_argv)
             stack.callback(conn.close)
             run = (
-                partial(B.ours_sync, conn)
+                (lambda n: B.ours_sync(conn, n))
                 if way == "ours sync"
-                else partial(lambda n: B.ours_map(conn, n, concurrency))
+                else lambda n: B.ours_map(conn, n, concurrency)
             )
         run(50)  # warm up: first-call imports and caches
         _counting(True)
