@@ -13,6 +13,8 @@ One notebook (one kernel) a test: the machine has 2 cores.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.llm_endpoint import LLMEndpoint
@@ -65,6 +67,26 @@ def set_theme(page, theme: str) -> None:
 
 def contrast(locator) -> float:
     return locator.evaluate(CONTRAST_JS)
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"  # gitignored
+
+
+def shoot_both_themes(page, target, parts: dict, files: tuple[str, str]) -> None:
+    """In the light, then the dark theme: a screenshot of ``target`` (the page or a locator) to
+    build/screenshots/<file>, and every part's text contrast at least 4.5 (WCAG AA); the light
+    theme is restored afterwards."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for theme, file in zip(("JupyterLab Light", "JupyterLab Dark"), files, strict=True):
+            set_theme(page, theme)
+            page.wait_for_timeout(300)  # let the theme's CSS settle before the screenshot
+            target.screenshot(path=str(SCREENSHOTS / file))
+            for name, part in parts.items():
+                ratio = contrast(part)
+                assert ratio >= 4.5, f"{name}: contrast {ratio:.2f} in {theme}"
+    finally:
+        set_theme(page, "JupyterLab Light")
 
 
 def cells(base_url: str) -> list[str]:

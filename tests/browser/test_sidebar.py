@@ -45,12 +45,11 @@ from .harness import (
     wait_idle,
     write_notebook,
 )
-from .test_consent_browser import CONTRAST_JS, set_theme
+from .test_consent_browser import SCREENSHOTS, set_theme, shoot_both_themes
 from .test_notebook7 import goto_notebook7, notebook7, run_notebook7_cell  # noqa: F401 - notebook7: a fixture
 
 TIMEOUT = 60_000
 KEY_DELAY = 25  # ms between keystrokes
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 SETUP = (
     "import sys\n"
@@ -238,10 +237,6 @@ def test_sampling_during_a_cell_magic_is_approved_from_the_sidebar(open_notebook
         assert sidebar.locator(".mcpj-inbox-item").count() == 0
 
 
-def contrast(locator) -> float:
-    return locator.evaluate(CONTRAST_JS)
-
-
 def test_sidebar_screenshots_light_and_dark(open_notebook):
     page = open_notebook(
         [
@@ -263,7 +258,6 @@ def test_sidebar_screenshots_light_and_dark(open_notebook):
     run_cell(page, 2)
     item = sidebar.locator(".mcpj-inbox-item")
     item.wait_for(timeout=TIMEOUT)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     parts = {
         "connection name": sidebar.locator(".mcpj-connection .mcpj-name").first,
         "server line": sidebar.locator(".mcpj-connection-server").first,
@@ -273,18 +267,8 @@ def test_sidebar_screenshots_light_and_dark(open_notebook):
         "decline button": item.locator(".mcpj-inbox-decline"),
     }
     try:
-        for theme, file in (
-            ("JupyterLab Light", "sidebar-light.png"),
-            ("JupyterLab Dark", "sidebar-dark.png"),
-        ):
-            set_theme(page, theme)
-            page.wait_for_timeout(300)  # let the theme's CSS settle before the screenshot
-            page.screenshot(path=str(SCREENSHOTS / file))
-            for name, part in parts.items():
-                ratio = contrast(part)
-                assert ratio >= 4.5, f"{name}: contrast {ratio:.2f} in {theme}"
+        shoot_both_themes(page, page, parts, ("sidebar-light.png", "sidebar-dark.png"))
     finally:
-        set_theme(page, "JupyterLab Light")
         item.locator(".mcpj-inbox-decline").click()
         wait_idle(page)
 

@@ -17,13 +17,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from .harness import cell, cell_output, collect_console_errors, open_sidebar, run_cell, wait_idle
-from .test_consent_browser import CONTRAST_JS, set_theme
+from .test_consent_browser import shoot_both_themes
 
 TIMEOUT = 60_000
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def server_status(url: str, token: str, task_id: str) -> str:
@@ -111,7 +109,6 @@ def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_noteboo
     run_cell(page, 5)  # result() waits: the kernel's main thread is held
     page.wait_for_timeout(500)
     assert "[*]" in cell(page, 5).locator(".jp-InputPrompt").inner_text()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     parts = {
         "status badge": held.locator(".mcpj-task-status"),
         "tool": held.locator(".mcpj-task-tool"),
@@ -121,19 +118,7 @@ def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_noteboo
         "cancel button": held.locator(".mcpj-task-cancel"),
         "result button": done.locator(".mcpj-task-result"),
     }
-    try:
-        for theme, file in (
-            ("JupyterLab Light", "sidebar-tasks-light.png"),
-            ("JupyterLab Dark", "sidebar-tasks-dark.png"),
-        ):
-            set_theme(page, theme)
-            page.wait_for_timeout(300)  # let the theme's CSS settle before the screenshot
-            sidebar.screenshot(path=str(SCREENSHOTS / file))
-            for name, part in parts.items():
-                ratio = part.evaluate(CONTRAST_JS)
-                assert ratio >= 4.5, f"{name}: contrast {ratio:.2f} in {theme}"
-    finally:
-        set_theme(page, "JupyterLab Light")
+    shoot_both_themes(page, sidebar, parts, ("sidebar-tasks-light.png", "sidebar-tasks-dark.png"))
 
     # Cancel works beside the blocked cell, which then ends with RequestCancelled
     held.locator(".mcpj-task-cancel").click()
