@@ -115,13 +115,17 @@ def test_scenario_list(tmp_path: Path) -> None:
 def scenario_params(auth: bool) -> list:
     """The OAuth scenarios (``auth/...``) or all the others, expected failures marked strict xfail.
     Two sets, tested from two files, so ``make test``'s two workers (whole files each) share them."""
-    known = expected_failures()
+    return xfail_known([name for name in SCENARIOS if name.startswith("auth/") == auth], expected_failures())
+
+
+def xfail_known(names: list[str], known: dict[str, str]) -> list:
+    """``names`` as pytest parameters, each one in ``known`` (name -> reason) a strict xfail: a
+    listed scenario that starts passing fails, so the listing is kept true."""
     return [
         pytest.param(name, marks=pytest.mark.xfail(reason=known[name], strict=True))
         if name in known
         else name
-        for name in SCENARIOS
-        if name.startswith("auth/") == auth
+        for name in names
     ]
 
 

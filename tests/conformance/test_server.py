@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_conformance import HARNESS, NODE_BIN, _env
+from .test_conformance import HARNESS, NODE_BIN, _env, xfail_known
 from .test_conformance import expected_failures as client_expected_failures
 from .token_proxy import TokenProxy
 
@@ -158,13 +158,7 @@ def run_scenario(url: str, scenario: str) -> tuple[dict[str, str], str]:
 
 
 def _params() -> list:
-    known = expected_failures()
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(reason=known[name], strict=True))
-        if name in known
-        else name
-        for name in SCENARIOS
-    ]
+    return xfail_known(SCENARIOS, expected_failures())
 
 
 @pytest.mark.parametrize("scenario", _params())
