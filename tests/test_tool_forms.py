@@ -167,7 +167,8 @@ def test_resources_page_read_and_update_live_when_subscribed(demo):
     browser.list.value = "demo://counter"
     browser.subscribe_toggle.value = True
     browser.wait(10)
-    assert until(lambda: "demo://counter" in demo.subscriptions)
+    assert until(lambda: "demo://counter" in demo.subscriptions)  # listed once the server has it
+    assert until(lambda: browser.updates_label.value == "subscribed"), browser.updates_label.value
     before = int(browser.result.text)
     demo.call("increment", by=3)
     assert until(lambda: browser.updates >= 1 and browser.result.text == str(before + 3))

@@ -251,19 +251,21 @@ class ResourceBrowser(_Reader, W.VBox):
             return None
         self.unsubscribe()
         self.subscribed, self.updates = uri, 0
-        self.updates_label.value = "subscribed"
+        self.updates_label.value = "subscribing…"
         self.read(uri)
         job = start(lambda: self.conn.asubscribe(uri, self._updated))
-        job.on_done(self._subscribe_done)
+        job.on_done(lambda done: self._subscribe_done(done, uri))
         return job
 
-    def _subscribe_done(self, job: Job) -> None:
+    def _subscribe_done(self, job: Job, uri: str) -> None:
         error = None if job.cancelled else job.future.exception()
         if error is not None:
             self.subscribed = None
             self.updates_label.value = ""
             self.status.value = esc(f"subscribe failed: {error}")
             self.subscribe_toggle.value = False
+        elif self.subscribed == uri and self.updates == 0:
+            self.updates_label.value = "subscribed"  # the server has it: updates arrive from now on
 
     def _updated(self, uri: str) -> None:
         """Runs on the runtime thread for each notifications/resources/updated: count, then re-read.

@@ -77,12 +77,15 @@ class ResourcesFeature:
             callbacks.append(callback)
         if not first:
             return
+        session.listen.pending.add(uri)
         try:
             with session.mapped_errors(f"subscribing to {uri!r}"):
                 await session.subscriptions_changed(first=uri)
         except BaseException:
             session.subscriptions.pop(uri, None)
             raise
+        finally:
+            session.listen.pending.discard(uri)
 
     subscribe = blocking(asubscribe)
 
@@ -109,5 +112,6 @@ class ResourcesFeature:
 
     @property
     def subscriptions(self) -> list[str]:
-        """URIs currently subscribed to."""
-        return list(self._session.subscriptions)
+        """URIs currently subscribed to (one being subscribed is listed once the server has it)."""
+        pending = self._session.listen.pending
+        return [uri for uri in self._session.subscriptions if uri not in pending]

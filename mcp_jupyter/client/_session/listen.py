@@ -19,10 +19,13 @@ from ...runtime import runtime
 class ListenStream:
     """One connection's listen stream and its resource subscriptions (URI -> callbacks)."""
 
-    __slots__ = ("subscriptions", "_warnings", "_scope", "_done")
+    __slots__ = ("subscriptions", "pending", "_warnings", "_scope", "_done")
 
     def __init__(self, subscriptions: dict[str, list[Callable]], warnings: Any) -> None:
         self.subscriptions = subscriptions
+        # URIs in ``subscriptions`` whose subscription the server has not acknowledged yet: the stream
+        # is reopened with them, but an update sent meanwhile would be missed.
+        self.pending: set[str] = set()
         self._warnings = warnings  # where a lost stream is noted (the connection's warnings)
         self._scope: Any = None
         self._done: Any = None
