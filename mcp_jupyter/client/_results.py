@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._wording import counted
+
 if TYPE_CHECKING:
     from ._items import Tool
 
@@ -405,7 +407,7 @@ class ResourceResult:
         return pd.DataFrame.from_records(data if isinstance(data, list) else [data])
 
     def __repr__(self) -> str:
-        return f"<ResourceResult {self.uri!r} {self.mime_type or ''} ({len(self.contents)} item(s))>"
+        return f"<ResourceResult {self.uri!r} {self.mime_type or ''} ({counted(len(self.contents), 'item')})>"
 
 
 @dataclass(frozen=True)
@@ -447,7 +449,7 @@ class PromptResult:
         return [{"role": m.role, "content": m.text} for m in self.messages]
 
     def __repr__(self) -> str:
-        return f"<PromptResult {self.name!r}: {len(self.messages)} message(s)>"
+        return f"<PromptResult {self.name!r}: {counted(len(self.messages), 'message')}>"
 
 
 @dataclass(frozen=True)

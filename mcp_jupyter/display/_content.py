@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mcp_jupyter._wording import counted
 from mcp_jupyter.client import _tabular as tabular
 from mcp_jupyter.display._html import (
     Safe,
@@ -341,7 +342,9 @@ def structured_html(value: Any, *, where: str) -> Safe:
     for row in shown:
         columns.extend(str(k) for k in row if str(k) not in columns)
     body = table(columns, ([row.get(c) for c in columns] for row in shown), limit=ROW_LIMIT, total=len(rows))
-    caption = Safe(f'<div class="mcpj-muted">{short(label, 120)} ({len(rows):,} rows)</div>' if label else "")
+    caption = Safe(
+        f'<div class="mcpj-muted">{short(label, 120)} ({counted(len(rows), "row")})</div>' if label else ""
+    )
     return Safe(caption + body)
 
 
@@ -672,7 +675,7 @@ def tool_result_html(result: Any, var: str = "result") -> Safe:
     budget = _Budget()
     content = list(getattr(result, "content", None) or [])
     blocks, shown = content_html(result, content, var=var, budget=budget)
-    hints = [(f"{var}.content", f"all {len(content):,} blocks"), (f"{var}.text", "their text")]
+    hints = [(f"{var}.content", f"all {counted(len(content), 'block')}"), (f"{var}.text", "their text")]
     frame = _frame_hint(result, var, len(content))
     if frame:
         hints.append((frame, "as a table"))
