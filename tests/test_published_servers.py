@@ -56,7 +56,9 @@ def test_empty_listings_have_the_columns_of_full_ones(everything_cmd):
     everything = mj.connect("everything", everything_cmd, mode="legacy")
     time_server = mj.connect("time", [sys.executable, "-m", "mcp_server_time"], mode="legacy")
     bare = mj.connect("bare", MCPServer("bare"))  # an SDK server with nothing registered
-    skilled = mj.connect("skilled", [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")])
+    skilled = mj.connect(
+        "skilled", [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]
+    )
     pairs = {
         "tools": (everything.tools, bare.tools),
         "prompts": (everything.prompts, time_server.prompts),
