@@ -1,6 +1,6 @@
 # mcp_jupyter developer entry points.
 #
-#   make lab        create .venv, install the project, open notebooks/01-getting-started.ipynb in JupyterLab
+#   make lab        create .venv, install the project and the tutorials' npm servers, open notebooks/01-getting-started.ipynb
 #   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
 #   make fast-test  the suite without the browser tests
 #   make labext     build the JupyterLab extension (labextension/, TypeScript) into mcp_jupyter/labextension
@@ -73,7 +73,7 @@ $(MCP1_VENV)/.stamp: tests/servers/requirements-mcp1.txt
 
 node-check:
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
-	  echo "Node.js 20+ and npm are needed to build the JupyterLab extension and for the tests' MCP servers." >&2; \
+	  echo "Node.js 20+ and npm are needed to build the JupyterLab extension and for the tutorials' and tests' MCP servers." >&2; \
 	  echo "Install them (e.g. 'apt-get install -y nodejs npm' or https://nodejs.org) and rerun make." >&2; \
 	  exit 1; }
 	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
@@ -116,7 +116,9 @@ chromium:
 # ---------------------------------------------------------------------------------------------------------
 # Entry points
 
-lab: $(STAMPS)/lab
+# The tutorials connect the npm servers from node_modules (the everything server, the MCP Apps examples):
+# installed here as for the tests, so they run offline instead of falling back to npx and the network.
+lab: $(STAMPS)/lab node_modules/.stamp
 	scripts/lab.sh $(NOTEBOOK)
 
 test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium labext-test

@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from mcp_jupyter._wording import counted
+
 __all__ = ["main"]
 
 
@@ -79,7 +81,9 @@ def _run_check(args: argparse.Namespace) -> int:
                 report[["severity", "item", "rule", "message"]].to_string(index=False) if len(report) else ""
             )
         counts = report.counts()
-        print(f"\n{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info")
+        print(
+            f"\n{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, {counts['info']} info"
+        )
     return 0 if report.ok else 1
 
 

@@ -73,6 +73,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._version",
             "mcp_jupyter._handoff",
             "mcp_jupyter._escaping",
+            "mcp_jupyter._wording",
             "mcp_jupyter._icons",
             "mcp_jupyter._extending",
             # the one place for uses of dependencies' private names (each module says why)
@@ -94,6 +95,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter.runtime",
             "mcp_jupyter.errors",
             "mcp_jupyter._escaping",
+            "mcp_jupyter._wording",
             "mcp_jupyter._version",
             "mcp_jupyter._compat.*",
         ],

@@ -154,6 +154,25 @@ def test_client_session_stamp_and_dispatcher():
     )
 
 
+def test_client_session_build_capabilities():
+    from mcp import Client
+    from mcp.types import SamplingCapability
+
+    async def answer(*_: Any) -> Any:
+        raise NotImplementedError
+
+    async def go() -> dict:
+        capabilities = SamplingCapability()
+        async with Client(_server(), sampling_callback=answer, sampling_capabilities=capabilities) as client:
+            return mcp_sdk.advertised_capabilities(client.session, client.protocol_version)
+
+    try:
+        offered = anyio.run(go)
+    except AttributeError as exc:
+        require(False, "mcp", f"ClientSession._build_capabilities ({exc})")
+    require(isinstance(offered, dict) and "sampling" in offered, "mcp", "ClientSession._build_capabilities")
+
+
 def test_a_raw_task_augmented_tools_call_returns_the_create_task_result(everything_cmd):
     import mcp_jupyter as mj
     from mcp_jupyter.runtime import runtime

@@ -290,3 +290,20 @@ def test_formatters_are_registered_by_class_name():
         assert (module, name) in html_formatter.deferred_printers
         cls = getattr(__import__(module, fromlist=[name]), name)
         assert cls.__module__ == module  # the API defines it where we registered it
+
+
+def test_counts_of_one_are_singular():
+    """ "1 row", "1 tool", "1 item": never "1 rows" nor "item(s)"."""
+    one = CallToolResult(
+        content=[TextContent(type="text", text="{}")], structured_content={"items": [{"a": 1}]}
+    )
+    assert "(1 row)" in content.tool_result_html(ToolResult.from_sdk(one))
+    tool = Tool.from_sdk(SDKTool(name="t", inputSchema={"type": "object"}))
+    assert ">1 tool<" in tables.tools_html([tool])
+    item = ResourceContent("data://x", "text/plain", "x")
+    assert repr(ResourceResult("data://x", [item])).endswith("(1 item)>")
+    conn = mj.connect("plural-demo", [sys.executable, "-m", "mcp_jupyter.demo"], mode="legacy")
+    try:
+        assert repr(conn.tasks).startswith("0 tasks on 'plural-demo'")
+    finally:
+        conn.close()

@@ -15,7 +15,6 @@ import re
 import sys
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent
 
@@ -68,8 +67,10 @@ def test_50000_text_blocks_are_one_capped_table(hostile):
     assert "49,800 more rows not shown" in markup
     offered = _all_of_it(markup)
     assert "result.content" in offered and "result.text" in offered
-    texts = eval("[b.text for b in result.content]", {"result": result})  # the offered expression
-    assert "[b.text for b in result.content]" in offered and len(texts) == N
+    # the table drawn is the table in code: the offered call gives every row, a text per block
+    assert "result.to_dataframe()" in offered
+    texts = eval("result.to_dataframe()", {"result": result})["text"].tolist()
+    assert len(texts) == N and texts == [b.text for b in result.content]
     # the result itself still has every block
     assert result.content[-1].text == f"item {N - 1} {texts[0].split(' ', 2)[2]}"
 
@@ -90,13 +91,11 @@ def test_50000_json_object_blocks_are_one_table_with_columns(hostile):
     frame = result.to_dataframe()
     assert frame.shape == (N, 3) and list(frame.columns) == ["id", "name", "note"]
 
-    # without structured content the note offers an expression that builds the same frame
+    # without structured content too: the blocks are JSON Lines, and .to_dataframe() reads them
     bare = ToolResult(result.content, None, False)
     markup = content.tool_result_html(bare, var="bare")
-    assert "<th>note</th>" in markup and "bare.to_dataframe()" not in markup
-    expr = "pd.DataFrame([json.loads(b.text) for b in bare.content])"
-    assert expr in _all_of_it(markup)
-    assert eval(expr, {"pd": pd, "json": json, "bare": bare}).shape == (N, 3)
+    assert "<th>note</th>" in markup and "bare.to_dataframe()" in _all_of_it(markup)
+    assert eval("bare.to_dataframe()", {"bare": bare}).equals(frame)
 
 
 class CountedText:

@@ -113,7 +113,7 @@ def test_the_tools_list_refreshes_live_on_list_changed():
     try:
         explorer = conn.explore().wait()
         tools = explorer.pane("tools")
-        assert tools.count.value == "1 tools"
+        assert tools.count.value == "1 tool"
         conn.call("grow", name="sprout")
         assert until(lambda: tools.count.value == "2 tools"), tools.count.value
         assert "sprout" in [key for _, key in tools.list.options]

@@ -76,6 +76,15 @@ def test_mistakes_print_one_clear_line(shell, capsys, line, expected):
     assert err.startswith("error: ") and expected in err and "Traceback" not in err
 
 
+def test_a_value_of_the_wrong_type_gets_a_hint_for_its_type_only(shell, capsys):
+    assert mcp(shell, "call demo add a=one b=1") is None
+    err = capsys.readouterr().err
+    assert "a='one' is not a valid integer: write it as in a=3" in err and "JSON" not in err
+    with pytest.raises(MagicUsageError) as raised:
+        convert_value("x", {"type": "array"}, "tags")
+    assert "write it as in tags='[1, 2]'" in str(raised.value)
+
+
 def test_bad_cell_body_is_one_line(shell, capsys):
     assert mcp(shell, "call demo add", "{not json: [") is None
     assert "neither JSON" in capsys.readouterr().err

@@ -50,6 +50,29 @@ def test_time_server_raises_no_warning_and_answers():
         assert len(time_server.resource_templates) == 0  # no resources capability: an empty listing
 
 
+def test_empty_listings_have_the_columns_of_full_ones(everything_cmd):
+    from mcp.server.mcpserver import MCPServer
+
+    everything = mj.connect("everything", everything_cmd, mode="legacy")
+    time_server = mj.connect("time", [sys.executable, "-m", "mcp_server_time"], mode="legacy")
+    bare = mj.connect("bare", MCPServer("bare"))  # an SDK server with nothing registered
+    skilled = mj.connect(
+        "skilled", [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]
+    )
+    pairs = {
+        "tools": (everything.tools, bare.tools),
+        "prompts": (everything.prompts, time_server.prompts),
+        "resources": (everything.resources, time_server.resources),
+        "resource_templates": (everything.resource_templates, time_server.resource_templates),
+        "skills": (skilled.skills, everything.skills),
+    }
+    for listing, (full, empty) in pairs.items():
+        full_frame, empty_frame = full.to_dataframe(), empty.to_dataframe()
+        assert len(full) and not len(empty), listing
+        assert list(empty_frame.columns) == list(full_frame.columns), listing
+        assert empty_frame["name"].tolist() == [], listing  # no KeyError on an empty listing
+
+
 def test_memory_graph_is_not_one_table_and_says_which_field_is(tmp_path):
     memory = mj.connect("memory", ["node", str(MEMORY)], env={"MEMORY_FILE_PATH": str(tmp_path / "m.json")})
     people = [{"name": n, "entityType": "person", "observations": ["math"]} for n in ("Ada", "Charles")]

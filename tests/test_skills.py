@@ -46,7 +46,7 @@ def test_listing_reads_no_file(modern):
     ]
     assert modern.skills is skills  # cached: listed once
     html = str(skills_html(skills))
-    assert "1 skills" in html and "pdf-processing" in html and SKILL_MD in html
+    assert "1 skill<" in html and "pdf-processing" in html and SKILL_MD in html
     assert [e.method for e in modern.history if e.kind == "request"] == ["server/discover", "skills/list"]
     assert reads(modern) == []
     with pytest.raises(mj.SkillNotFound, match="pdf-processing"):

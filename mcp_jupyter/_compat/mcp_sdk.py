@@ -24,6 +24,11 @@ Why each is private-only, and what replaces it when the SDK grows a public way:
   :func:`opt_in_log_level` re-stamps the 2026-07-28 log opt-in: ``Client(log_level=...)`` is read once
   at the handshake, and the public per-request ``meta=`` would have to be threaded through every
   request the package sends (listings, subscriptions, the listen stream included).
+- ``ClientSession._build_capabilities``: the capabilities a client session advertises. A 2026-07-28
+  session stamps them into each request's ``_meta``, which the history records; an in-process
+  connection dispatches without JSON-RPC, so nothing records them, and no public name returns them.
+  ``conn.protocol_features`` reads them here (:func:`advertised_capabilities`) to say what the client
+  offers instead of "not recorded".
 - ``OAuthClientProvider._initialize`` / ``._initialized`` and the identity-assertion provider's
   ``_tokens``: the SDK loads stored tokens without their expiry (a token stored an hour ago looks
   valid until a 401 starts a whole new sign-in), and has no public way to reload a provider's
@@ -45,6 +50,7 @@ __all__ = [
     "limit_log_levels",
     "send_raw_request",
     "opt_in_log_level",
+    "advertised_capabilities",
     "oauth_provider_class",
     "reload_oauth_provider",
     "forget_identity_assertion_tokens",
@@ -127,6 +133,13 @@ def opt_in_log_level(sdk_session: Any, level: str, meta_key: str) -> None:
 
     sdk_session._stamp = stamp
     setattr(sdk_session, _WRAPPED, True)
+
+
+def advertised_capabilities(sdk_session: Any, version: str) -> dict:
+    """The capabilities ``sdk_session`` advertises on ``version`` (what it stamps on 2026-07-28
+    requests), as wire-format JSON data."""
+    capabilities = sdk_session._build_capabilities(version)
+    return capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
 def oauth_provider_class() -> type:

@@ -19,7 +19,7 @@ from ..runtime import runtime
 from ._features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
 from ._features.tasks import TasksFeature
 from ._history import History
-from ._protocol_features import ProtocolFeatures, protocol_features
+from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
 from ._results import LogEntry
 from ._session import (
     DEFAULT_CONNECT_TIMEOUT,
@@ -227,9 +227,30 @@ class Connection(
 
     @property
     def protocol_features(self) -> ProtocolFeatures:
-        """Which optional features this connection negotiated: per feature, what this client offered,
-        what the server declared, whether it is active and why not (a table; ``.to_dataframe()``)."""
-        return protocol_features(self._session)
+        """Which optional features this connection uses: per feature, what this client offered, what
+        the server declared or showed (a tool's app and an item's icon are on its listing, so the
+        declared listings are read, cached as ``conn.tools`` is), whether it is active and why (a
+        table; ``.to_dataframe()``)."""
+        return protocol_features(self._session, self._declared_listings())
+
+    def _declared_listings(self) -> dict[str, Any]:
+        """The listings the features table reads, for what the server declares: each a listing, or
+        the exception that listing it raised (the table names it; a table is never refused)."""
+        declared = {
+            "tools": "tools",
+            "resources": "resources",
+            "resource_templates": "resources",
+            "prompts": "prompts",
+        }
+        listings: dict[str, Any] = {}
+        for kind in LISTINGS:
+            if declared[kind] not in self.capabilities:
+                continue
+            try:
+                listings[kind] = getattr(self, kind)
+            except Exception as exc:  # noqa: BLE001 - shown in the rows that needed the listing
+                listings[kind] = exc
+        return listings
 
     @property
     def instructions(self) -> str | None:

@@ -9,6 +9,9 @@ Imported only when a table is asked for (it imports pandas). The rules, in order
 - a table is a list of records (objects: the keys are the columns), a list of rows (lists: a
   first row of strings is the header unless ``header=`` says otherwise) or a list of single
   values (one ``value`` column).
+- data that is text (not JSON): the tables of the content blocks that the display draws too
+  (``client/_tabular.py``): a JSON object per text block or per line (JSON Lines), a Python
+  literal, the one embedded CSV resource, at least ten text blocks (one ``text`` column).
 
 Every ``ValueError`` says why the data is not a table and, when there is a way to get one, the
 call that gets it; each suggested call is tried here before it is suggested, so the advice holds.
@@ -20,12 +23,15 @@ Server text that is a Python literal (``str(rows)``, as some servers send) is pa
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+import io
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["LITERAL_NOTE", "LITERAL_PARSE_LIMIT", "LiteralFrame", "to_dataframe"]
+from . import _tabular as tabular
+
+__all__ = ["LITERAL_NOTE", "LITERAL_PARSE_LIMIT", "LiteralFrame", "read_csv", "to_dataframe"]
 
 LITERAL_PARSE_LIMIT = 2 * 1024 * 1024
 """Characters of Python-literal text parsed for a table: the same cap as the display's JSON and
@@ -36,7 +42,7 @@ expression that parses them anyway."""
 LITERAL_NOTE = "parsed from a Python literal: the server sent str(rows), not JSON"
 """What a table parsed from a Python literal says about itself (repr and ``df.attrs["note"]``)."""
 
-_RECORDS, _ROWS, _VALUES = "records", "rows", "values"
+_RECORDS, _ROWS, _VALUES = tabular.RECORDS, tabular.ROWS, tabular.VALUES
 
 
 class _Settled(ValueError):
@@ -61,17 +67,6 @@ class LiteralFrame(pd.DataFrame):
         return None if html is None else f"<p><em>{LITERAL_NOTE}</em></p>{html}"
 
 
-def _kind(value: Any) -> str:
-    """``value`` described in a few words for a message: "a str ('hello…')", "an object"."""
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list):
-        return f"a list ({len(value):,} item{'' if len(value) == 1 else 's'})"
-    preview = repr(value)
-    preview = preview if len(preview) <= 60 else preview[:57] + "..."
-    return f"a {type(value).__name__} ({preview})"
-
-
 def _call(field: str | None = None, header: bool | None = None) -> str:
     """The ``result.to_dataframe(...)`` call with these arguments, as a user would type it."""
     args = [repr(field)] if field is not None else []
@@ -80,44 +75,9 @@ def _call(field: str | None = None, header: bool | None = None) -> str:
     return f"result.to_dataframe({', '.join(args)})"
 
 
-def _is_scalar(value: Any) -> bool:
-    return not isinstance(value, Mapping | list | tuple)
-
-
-def _shape(value: Any) -> str:
-    """Which kind of table ``value`` is (records, rows, values); ValueError saying why it is none."""
-    if not isinstance(value, list):
-        raise ValueError(f"it is {_kind(value)}, not a list")
-    if all(isinstance(item, Mapping) for item in value):
-        return _RECORDS  # an empty list too: a table with no rows
-    if all(isinstance(item, list | tuple) for item in value):
-        return _ROWS
-    if all(_is_scalar(item) for item in value):
-        return _VALUES
-    kinds = sorted(
-        {
-            "records"
-            if isinstance(i, Mapping)
-            else "rows"
-            if isinstance(i, list | tuple)
-            else "single values"
-            for i in value
-        }
-    )
-    raise ValueError(f"the list mixes {' and '.join(kinds)}, so it is not one table")
-
-
-def _is_table(value: Any) -> bool:
-    """A list of records or rows (the values a table of columns is made of), empty or not."""
-    try:
-        return _shape(value) in (_RECORDS, _ROWS)
-    except ValueError:
-        return False
-
-
 def _frame(value: Any, header: bool | None, field: str | None) -> pd.DataFrame:
     """``value`` (a list) as a DataFrame; ValueError when it is not a table or ``header`` does not fit."""
-    shape = _shape(value)
+    shape = tabular.shape(value)
     if shape != _ROWS:
         if header is not None:
             raise _Settled(
@@ -165,7 +125,9 @@ def _table_value(data: Any, field: str | None, header: bool | None) -> pd.DataFr
         if not isinstance(data, Mapping):
             call = _working_call(data, None, header)
             way = f"call {call} without a field" if call else "read result.data"
-            raise ValueError(f"this result has no field {field!r}: its data is {_kind(data)}; {way}")
+            raise ValueError(
+                f"this result has no field {field!r}: its data is {tabular.describe(data)}; {way}"
+            )
         if field not in data:
             fields = ", ".join(map(repr, list(data)[:20]))
             raise ValueError(
@@ -180,7 +142,7 @@ def _table_value(data: Any, field: str | None, header: bool | None) -> pd.DataFr
                 f"field {field!r} of this result is not a table: {exc}; read result.data[{field!r}]"
             ) from None
     if isinstance(data, Mapping):
-        tables = [key for key, value in data.items() if _is_table(value)]
+        tables = [key for key, value in data.items() if tabular.is_table(value)]
         if len(tables) == 1:
             return _frame(data[tables[0]], header, tables[0])
         if len(tables) > 1:
@@ -199,7 +161,7 @@ def _table_value(data: Any, field: str | None, header: bool | None) -> pd.DataFr
                 raise ValueError(
                     f"this result's only field, {key!r}, is not a table: {exc}; read result.data[{key!r}]"
                 ) from None
-        if all(_is_scalar(value) for value in data.values()):
+        if all(tabular.is_scalar(value) for value in data.values()):
             return _frame([dict(data)], header, None)  # one flat record: a one-row table
         raise ValueError(
             f"this result is an object with nested values and no list of records or rows. {_ways(data, header)}"
@@ -212,8 +174,10 @@ def _table_value(data: Any, field: str | None, header: bool | None) -> pd.DataFr
         except ValueError as exc:
             raise ValueError(f"this result's data is not a table: {exc}; read result.data") from None
     raise ValueError(
-        f"this result is not tabular: its data is {_kind(data)}. A table comes from structured "
-        "content (or JSON text) holding a list of objects or rows; read result.text or result.content"
+        f"this result is not tabular: its data is {tabular.describe(data)}. A table comes from structured "
+        "content (or JSON text) holding a list of objects or rows, text blocks of one JSON object each "
+        f"(or JSON Lines), CSV, or {tabular.MERGE_MIN_BLOCKS} or more text blocks; read result.text or "
+        "result.content"
     )
 
 
@@ -259,15 +223,37 @@ def python_literal(text: str) -> Any:
     return value if isinstance(value, list | dict) else None
 
 
-def to_dataframe(data: Any, text: str, field: str | None, header: bool | None) -> pd.DataFrame:
-    """The table in a tool result's ``data`` (``text`` is its text, read when ``data`` is a
-    string that is a Python literal); see the module docstring for the rules."""
+def to_dataframe(
+    data: Any, text: str, field: str | None, header: bool | None, blocks: Sequence[Any] = ()
+) -> pd.DataFrame:
+    """The table in a tool result: its ``data`` by the rules above, else, when the data is text,
+    the tables of its content ``blocks`` (``text`` is their text): a JSON object per block or per
+    line (JSON Lines), a Python literal, an embedded CSV resource, a run of short text blocks
+    (``client/_tabular.py``: the shapes the display draws as tables)."""
     if header not in (None, True, False):
         raise ValueError(f"header must be True, False or None (decide from the first row), not {header!r}")
-    literal = python_literal(text) if isinstance(data, str) else None
-    frame = _table_value(data if literal is None else literal, field, header)
-    if literal is None:
-        return frame
-    tagged = LiteralFrame(frame)
-    tagged.attrs.update(parsed_from="python literal", note=LITERAL_NOTE)
-    return tagged
+    if not isinstance(data, str):
+        return _table_value(data, field, header)
+    records = tabular.text_records(blocks)
+    if records is not None:
+        return _table_value(records, field, header)
+    literal = python_literal(text)
+    if literal is not None:
+        tagged = LiteralFrame(_table_value(literal, field, header))
+        tagged.attrs.update(parsed_from="python literal", note=LITERAL_NOTE)
+        return tagged
+    csv = tabular.csv_text(blocks)
+    if csv is not None and field is None and header is None:
+        return read_csv(csv)
+    texts = tabular.text_column(blocks)
+    if texts is not None:
+        return _table_value([{"text": t} for t in texts], field, header)
+    return _table_value(data, field, header)
+
+
+def read_csv(text: str) -> pd.DataFrame:
+    """CSV text as a DataFrame (a ValueError saying so when pandas cannot read it)."""
+    try:
+        return pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"this CSV text cannot be read as a table: {exc}") from None

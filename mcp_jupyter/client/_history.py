@@ -25,6 +25,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._wording import counted
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ENTRIES",
@@ -333,7 +335,7 @@ class History:
         return text
 
     def __repr__(self) -> str:
-        return f"<History: {len(self)} messages, {self.nbytes:,} of {self._max_bytes:,} bytes>"
+        return f"<History: {counted(len(self), 'message')}, {self.nbytes:,} of {self._max_bytes:,} bytes>"
 
 
 def fields_of(message: Any) -> dict[str, Any]:

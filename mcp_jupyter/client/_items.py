@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 from .. import _icons as icon_rules
 from .. import _views as views
 from .. import errors as E
+from .._wording import counted
 from . import _uri_template as uri_template
 from .apps import ToolUi, tool_ui
 from .apps import visibility as meta_visibility
@@ -374,7 +375,7 @@ class LoadedSkill:
         return self.text
 
     def __repr__(self) -> str:
-        return f"<LoadedSkill {self.name!r} of {self.server!r}: {len(self.files)} file(s) verified>"
+        return f"<LoadedSkill {self.name!r} of {self.server!r}: {counted(len(self.files), 'file')} verified>"
 
 
 # -- listings ----------------------------------------------------------------------------------
@@ -388,6 +389,7 @@ class Listing(Sequence, Generic[ItemT]):
     kind: ClassVar[str] = "item"
     not_found: ClassVar[type[E.NotFound]] = E.NotFound
     columns: ClassVar[tuple[str, ...]] = ()  # the item fields shown as table columns, in order
+    computed: ClassVar[tuple[str, ...]] = ()  # the columns :meth:`_computed` adds after them
 
     def __init__(self, items: Sequence[ItemT], server: str = "") -> None:
         self._items = list(items)
@@ -434,10 +436,10 @@ class Listing(Sequence, Generic[ItemT]):
         return {}
 
     def to_dataframe(self) -> Any:
-        """The listing as a pandas DataFrame."""
+        """The listing as a pandas DataFrame: the same columns whether it lists items or none."""
         import pandas as pd
 
-        return pd.DataFrame.from_records(self.to_records())
+        return pd.DataFrame.from_records(self.to_records(), columns=[*self.columns, *self.computed])
 
     def __repr__(self) -> str:
         where = f" of {self.server!r}" if self.server else ""
@@ -461,6 +463,7 @@ class Tools(Listing[Tool]):
     kind = "tool"
     not_found = E.ToolNotFound
     columns = ("name", "title", "description")
+    computed = ("arguments", "annotations", "visibility")
 
     def for_model(self) -> Tools:
         """The tools a host may put in a model's tool list: those whose visibility includes
@@ -503,6 +506,7 @@ class Prompts(Listing[Prompt]):
     kind = "prompt"
     not_found = E.PromptNotFound
     columns = ("name", "title", "description")
+    computed = ("arguments",)
 
     def _computed(self, p: Prompt) -> dict:
         return {"arguments": ", ".join(a.name + ("*" if a.required else "") for a in p.arguments)}
@@ -514,6 +518,7 @@ class Skills(Listing[Skill]):
     kind = "skill"
     not_found = E.SkillNotFound
     columns = ("name", "description", "uri")
+    computed = ("files",)
 
     def __init__(self, items: Sequence[Skill], server: str = "") -> None:
         super().__init__(items, server)

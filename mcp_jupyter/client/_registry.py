@@ -7,6 +7,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from .._wording import counted
 from ..errors import UnknownConnection, did_you_mean
 from . import _events as events
 from ._config import load_config, parse_config, select
@@ -156,7 +157,7 @@ def connect_config(
 
         connected = ", ".join(result) or "none"
         raise ConnectionFailed(
-            f"{len(failures)} of {len(chosen)} configured server(s) failed (connected: {connected}):\n"
+            f"{len(failures)} of {counted(len(chosen), 'configured server')} failed (connected: {connected}):\n"
             + "\n".join(failures)
         )
     return result

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._wording import counted
+
 if TYPE_CHECKING:
     from ._items import Tool
 
@@ -283,8 +285,11 @@ class ToolResult:
             self._checked = (self.tool.output_schema, self.structured, ())
 
     def to_dataframe(self, field: str | None = None, *, header: bool | None = None) -> Any:
-        """The result as a pandas DataFrame, from its ``data`` (structured content, else the text
-        parsed as JSON, else the text parsed as a Python literal).
+        """The result as a pandas DataFrame: every shape the notebook shows as a table is one here.
+        From its ``data`` (structured content, else the text parsed as JSON); when that is text,
+        from its content blocks: one JSON object per text block or per line (JSON Lines: a SQL
+        server answering a row per block), a Python literal, its one embedded CSV resource, or ten
+        or more short text blocks (one ``text`` column, a row per block).
 
         - ``field``: the field of the data that holds the table (``result.to_dataframe("entities")``).
           Without it, an object's one field that holds a list of records or rows is the table (a
@@ -306,7 +311,7 @@ class ToolResult:
         """
         from ._frames import to_dataframe
 
-        return to_dataframe(self.data, self.text, field, header)
+        return to_dataframe(self.data, self.text, field, header, self.content)
 
     def __repr__(self) -> str:
         kinds = ", ".join(b.type for b in self.content)
@@ -381,18 +386,28 @@ class ResourceResult:
         return json.loads(self.text or "null")
 
     def to_dataframe(self) -> Any:
-        """CSV or JSON content as a DataFrame."""
-        import io
-
+        """CSV, JSON or JSON Lines content as a DataFrame (CSV by its MIME type, ``text/csv``, as
+        the notebook shows it as a table); a ValueError saying why when it is none of them."""
         import pandas as pd
 
-        if (self.mime_type or "").endswith("csv"):
-            return pd.read_csv(io.StringIO(self.text or ""))
-        data = self.json()
+        from . import _tabular as tabular
+        from ._frames import read_csv
+
+        if tabular.is_csv(self.mime_type):
+            return read_csv(self.text or "")
+        try:
+            data = self.json()
+        except (ValueError, RecursionError):
+            data = tabular.json_lines(self.text or "")
+            if data is None:
+                raise ValueError(
+                    f"resource {self.uri!r} ({self.mime_type or 'no MIME type'}) is not CSV, JSON or JSON "
+                    "Lines; read its .text or .blob"
+                ) from None
         return pd.DataFrame.from_records(data if isinstance(data, list) else [data])
 
     def __repr__(self) -> str:
-        return f"<ResourceResult {self.uri!r} {self.mime_type or ''} ({len(self.contents)} item(s))>"
+        return f"<ResourceResult {self.uri!r} {self.mime_type or ''} ({counted(len(self.contents), 'item')})>"
 
 
 @dataclass(frozen=True)
@@ -434,7 +449,7 @@ class PromptResult:
         return [{"role": m.role, "content": m.text} for m in self.messages]
 
     def __repr__(self) -> str:
-        return f"<PromptResult {self.name!r}: {len(self.messages)} message(s)>"
+        return f"<PromptResult {self.name!r}: {counted(len(self.messages), 'message')}>"
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from .._wording import counted
 from ._history import WIRE_JSON
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "stdio_streams", "LineSplitter"]
@@ -298,8 +299,8 @@ async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) ->
     text, replaced = decode_line(line)
     if replaced:
         warn(
-            f"the server wrote {text.count(chr(0xFFFD))} byte sequence(s) that are not UTF-8 on stdout; "
-            "they were replaced by U+FFFD"
+            f"{counted(text.count(chr(0xFFFD)), 'byte sequence')} on the server's stdout could not be read "
+            "(not UTF-8) and became U+FFFD"
         )
     if len(line) >= OFF_LOOP_PARSE_BYTES:
         return await anyio.to_thread.run_sync(parse_message, text, None if replaced else line)

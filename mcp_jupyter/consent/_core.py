@@ -25,6 +25,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .._wording import counted
 from ._audit_log import AuditLog
 from ._policy_book import Policy, PolicyBook, RateLimiter
 from ._presenters import StdinUnavailable, presenter, stdin_available, stdin_prompt
@@ -271,7 +272,9 @@ class Broker:
         entries = _roots.for_server(server)
         if policy.mode == "ask":
             return await self._ask_roots(ConsentRequest(server, "roots", entries), policy)
-        self.log.record(server, "roots", "roots/list", "allow", "policy", detail=f"{len(entries)} root(s)")
+        self.log.record(
+            server, "roots", "roots/list", "allow", "policy", detail=counted(len(entries), "root")
+        )
         return ListRootsResult(roots=[Root(uri=e.uri, name=e.name) for e in entries])
 
     async def _ask_roots(self, request: ConsentRequest, policy: Policy) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import Safe, badge, card, esc, table
 
 _KINDS = {"error": "error", "warning": "warn", "info": "info"}
@@ -30,10 +31,10 @@ def check_html(report: Any) -> Safe:
     )
     server = getattr(report, "server", None) or "server"
     verdict = (
-        badge("no errors", "ok") if not counts["error"] else badge(f"{counts['error']} error(s)", "error")
+        badge("no errors", "ok") if not counts["error"] else badge(counted(counts["error"], "error"), "error")
     )
     summary = Safe(
-        f"{verdict} {badge(str(counts['warning']) + ' warning(s)', 'warn')} {badge(str(counts['info']) + ' info', 'info')}"
+        f"{verdict} {badge(counted(counts['warning'], 'warning'), 'warn')} {badge(str(counts['info']) + ' info', 'info')}"
     )
     rows = [
         (

@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mcp_jupyter._wording import counted
+from mcp_jupyter.client import _tabular as tabular
 from mcp_jupyter.display._html import (
     Safe,
     badge,
@@ -55,14 +57,10 @@ RESULT_HTML_LIMIT = 1024 * 1024
 #: Image and audio data (base64, as it stands in the page) embedded in one result; each item is
 #: also held to MEDIA_LIMIT, and this leaves room for one item at that limit.
 RESULT_MEDIA_LIMIT = 10 * 1024 * 1024
-#: A run of at least this many consecutive small text blocks is drawn as one table: a row per
-#: block, a column per key when every block is a JSON object with the same keys (at most
-#: MERGE_COLUMNS of them), else one ``text`` column. ROW_LIMIT rows are shown.
-MERGE_MIN_BLOCKS = 10
-#: A "small" text block: at most this many characters and no annotations.
-MERGE_BLOCK_CHARS = 2_000
-#: Keys of the JSON objects that make a table of columns; objects with more stay one text column.
-MERGE_COLUMNS = 30
+# A run of at least MERGE_MIN_BLOCKS consecutive small text blocks is drawn as one table (ROW_LIMIT
+# rows shown): what is a table is decided in mcp_jupyter/client/_tabular.py, the one reading this
+# display and ToolResult.to_dataframe() share, so every table drawn here is a DataFrame in code.
+MERGE_MIN_BLOCKS = tabular.MERGE_MIN_BLOCKS
 
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"})
 AUDIO_TYPES = frozenset(
@@ -207,7 +205,7 @@ def text_html(text: Any, mime: Any = None, *, where: str) -> Safe:
             return json_tree(json.loads(text))
         except ValueError:
             pass
-    if kind == "text/csv" and len(text) <= PARSE_LIMIT:
+    if tabular.is_csv(kind) and len(text) <= PARSE_LIMIT:
         frame = _csv_frame(text)
         if frame is not None:
             return dataframe_html(frame)
@@ -327,17 +325,7 @@ def tabular_rows(value: Any) -> tuple[str, list[Mapping[str, Any]]] | None:
     Only the rows a table shows (the first ROW_LIMIT) are looked at: they decide whether it is
     a table, whatever the rows after them hold (those stay in ``result.structured``).
     """
-    label = ""
-    if isinstance(value, Mapping) and len(value) == 1:
-        label, value = next(iter(value.items()))
-    if not isinstance(value, list) or not value:
-        return None
-    shown = value[:ROW_LIMIT]
-    if not all(isinstance(r, Mapping) for r in shown):
-        return None
-    if any(isinstance(v, (Mapping, list)) for r in shown for v in r.values()):
-        return None
-    return str(label), value
+    return tabular.structured_rows(value, ROW_LIMIT)
 
 
 def structured_html(value: Any, *, where: str) -> Safe:
@@ -354,7 +342,9 @@ def structured_html(value: Any, *, where: str) -> Safe:
     for row in shown:
         columns.extend(str(k) for k in row if str(k) not in columns)
     body = table(columns, ([row.get(c) for c in columns] for row in shown), limit=ROW_LIMIT, total=len(rows))
-    caption = Safe(f'<div class="mcpj-muted">{short(label, 120)} ({len(rows):,} rows)</div>' if label else "")
+    caption = Safe(
+        f'<div class="mcpj-muted">{short(label, 120)} ({counted(len(rows), "row")})</div>' if label else ""
+    )
     return Safe(caption + body)
 
 
@@ -497,29 +487,6 @@ def _summary(shown: int, total: int, noun: str, hints: list[tuple[str, str]]) ->
 # ---------------------------------------------------------------- lists of small text blocks
 
 
-def _small_row(block: Any) -> tuple[frozenset[str] | None, Any] | None:
-    """How a block would be a table row: ``None`` if it is no small text block, else its shape
-    (the keys of a JSON object with 1 to MERGE_COLUMNS keys, or ``None`` for plain text) and value.
-    """
-    text = getattr(block, "text", None)
-    if (
-        getattr(block, "type", None) != "text"
-        or not isinstance(text, str)
-        or len(text) > MERGE_BLOCK_CHARS
-        or getattr(block, "annotations", None)
-    ):
-        return None
-    stripped = text.strip()
-    if stripped.startswith("{") and stripped.endswith("}"):
-        try:
-            obj = json.loads(stripped)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict) and 0 < len(obj) <= MERGE_COLUMNS:
-            return frozenset(obj), obj
-    return None, text
-
-
 def _list_run(blocks: list[Any], start: int) -> tuple[int, list[str] | None, list[Any]]:
     """The run of small text blocks of one shape at ``start``, if it is long enough to merge.
 
@@ -531,14 +498,14 @@ def _list_run(blocks: list[Any], start: int) -> tuple[int, list[str] | None, lis
     rows the table does not show, and a list of 50,000 items must not cost 50,000 parses to
     draw 200 rows.
     """
-    first = _small_row(blocks[start])
+    first = tabular.block_row(blocks[start])
     if first is None:
         return 0, None, []
     keys, value = first
     rows = [value]
     end = start + 1
     while end < len(blocks) and len(rows) < ROW_LIMIT:
-        row = _small_row(blocks[end])
+        row = tabular.block_row(blocks[end])
         if row is None or row[0] != keys:
             break
         rows.append(row[1])
@@ -620,6 +587,18 @@ def _frame_hint(result: Any, var: str, rows: int) -> str | None:
     return None
 
 
+def _run_frame_hint(result: Any, var: str, blocks: list[Any], start: int, end: int) -> str | None:
+    """``result.to_dataframe()`` when it reads the table of blocks ``start:end``: the result has no
+    structured content and those blocks are all its text (client/_tabular.py reads them as the
+    run is drawn: a record per JSON object, else a ``text`` column); else as for structured."""
+    if getattr(result, "structured", None) is not None:
+        return _frame_hint(result, var, end - start)
+    outside = blocks[:start] + blocks[end:]
+    if any(getattr(b, "type", None) == "text" for b in outside):
+        return None
+    return f"{var}.to_dataframe()" if callable(getattr(result, "to_dataframe", None)) else None
+
+
 def content_html(result: Any, blocks: list[Any], *, var: str, budget: _Budget) -> tuple[Safe, int]:
     """A tool result's content blocks within the budget; runs of small text blocks as tables.
 
@@ -651,7 +630,7 @@ def content_html(result: Any, blocks: list[Any], *, var: str, budget: _Budget) -
                     columns,
                     rows,
                     span=span,
-                    frame=_frame_hint(result, var, run),
+                    frame=_run_frame_hint(result, var, blocks, start, start + run),
                     room=budget.html,
                 )
                 return markup
@@ -696,7 +675,7 @@ def tool_result_html(result: Any, var: str = "result") -> Safe:
     budget = _Budget()
     content = list(getattr(result, "content", None) or [])
     blocks, shown = content_html(result, content, var=var, budget=budget)
-    hints = [(f"{var}.content", f"all {len(content):,} blocks"), (f"{var}.text", "their text")]
+    hints = [(f"{var}.content", f"all {counted(len(content), 'block')}"), (f"{var}.text", "their text")]
     frame = _frame_hint(result, var, len(content))
     if frame:
         hints.append((frame, "as a table"))

@@ -13,6 +13,7 @@ from typing import Any
 
 from mcp_jupyter._escaping import visible
 from mcp_jupyter._schema import property_types
+from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import (
     Safe,
     badge,
@@ -99,7 +100,7 @@ def _argument_names(schema: Any) -> Safe:
     return Safe(", ".join(names))
 
 
-def tools_html(tools: Iterable[Any], title: str = "tools") -> Safe:
+def tools_html(tools: Iterable[Any]) -> Safe:
     """Tools as a table: name, title, description, hint badges, visibility, arguments."""
     rows = [
         (
@@ -117,7 +118,7 @@ def tools_html(tools: Iterable[Any], title: str = "tools") -> Safe:
         rows,
         limit=LISTING_LIMIT,
     )
-    return card(f"{len(rows)} {title}", body)
+    return card(counted(len(rows), "tool"), body)
 
 
 def resources_html(resources: Iterable[Any]) -> Safe:
@@ -134,7 +135,7 @@ def resources_html(resources: Iterable[Any]) -> Safe:
         for r in resources
     ]
     body = table(["URI", "name", "title", "MIME type", "size", "description"], rows, limit=LISTING_LIMIT)
-    return card(f"{len(rows)} resources", body)
+    return card(counted(len(rows), "resource"), body)
 
 
 def templates_html(templates: Iterable[Any]) -> Safe:
@@ -150,7 +151,7 @@ def templates_html(templates: Iterable[Any]) -> Safe:
         for t in templates
     ]
     body = table(["URI template", "name", "title", "MIME type", "description"], rows, limit=LISTING_LIMIT)
-    return card(f"{len(rows)} resource templates", body)
+    return card(counted(len(rows), "resource template"), body)
 
 
 def skills_html(skills: Iterable[Any]) -> Safe:
@@ -165,7 +166,7 @@ def skills_html(skills: Iterable[Any]) -> Safe:
         for s in skills
     ]
     body = table(["name", "description", "SKILL.md", "files"], rows, limit=LISTING_LIMIT)
-    return card(f"{len(rows)} skills", body)
+    return card(counted(len(rows), "skill"), body)
 
 
 def _prompt_arguments(arguments: Any) -> Safe:
@@ -190,7 +191,7 @@ def prompts_html(prompts: Iterable[Any]) -> Safe:
         for p in prompts
     ]
     body = table(["name", "title", "description", "arguments (* required)"], rows, limit=LISTING_LIMIT)
-    return card(f"{len(rows)} prompts", body)
+    return card(counted(len(rows), "prompt"), body)
 
 
 def tool_html(tool: Any) -> Safe:
@@ -290,11 +291,13 @@ def history_html(history: Any) -> Safe:
     body = table(["time", "direction", "kind", "method", "id", "duration", "size", "error"], rows)
     note = Safe("")
     if len(entries) > len(shown):
-        note = Safe(f'<div class="mcpj-note">Showing the last {len(shown)} of {len(entries)} messages.</div>')
+        note = Safe(
+            f'<div class="mcpj-note">Showing the last {len(shown)} of {counted(len(entries), "message")}.</div>'
+        )
     hint = Safe(
         '<div class="mcpj-note">Full messages: <code>.entries[i].message</code>, <code>.to_json()</code>, <code>.to_dataframe()</code>.</div>'
     )
-    return card(f"protocol history: {len(entries)} messages", Safe(note + body + hint))
+    return card(f"protocol history: {counted(len(entries), 'message')}", Safe(note + body + hint))
 
 
 _LEVEL_KIND = {"debug": "muted", "info": "info", "notice": "info", "warning": "warn"}
@@ -402,7 +405,7 @@ def protocol_features_html(features: Any) -> Safe:
         )
         for r in features
     ]
-    body = table(["feature", "turned on by", "client offered", "server declared", "", "note"], rows)
+    body = table(["feature", "turned on by", "client offered", "server declared", "status", "note"], rows)
     active = sum(1 for r in features if r.active)
     title = (
         f"protocol features of {features.server} ({features.protocol_version}): {active}/{len(rows)} active"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import Safe, badge, card, esc, short, table, wrap
 
 #: Badge kind per task status (our own badge names).
@@ -52,4 +53,4 @@ def tasks_table_html(tasks: Iterable[Any]) -> Safe:
     ]
     server = getattr(tasks, "server", "")
     body = table(["id", "tool", "status", "message", "created", "updated"], rows)
-    return card(f"{len(rows)} task(s) on {server}", body)
+    return card(f"{counted(len(rows), 'task')} on {server}", body)

@@ -235,11 +235,22 @@ def convert_value(raw: str, spec: Any, key: str, root: Any = None) -> Any:
         converted = _try_convert(raw, kind)
         if converted is not _FAIL:
             return converted
+    examples = " or ".join(f"{key}={_EXAMPLES[t]}" for t in types if t in _EXAMPLES)
     raise MagicUsageError(
-        f"{key}={raw!r} is not a valid {' or '.join(types)} (use JSON for objects and arrays)"
+        f"{key}={raw!r} is not a valid {' or '.join(types)}"
+        + (f": write it as in {examples}" if examples else "")
     )
 
 
+# What a value of each JSON type looks like on a magic line (objects and arrays as quoted JSON).
+_EXAMPLES = {
+    "integer": "3",
+    "number": "2.5",
+    "boolean": "true",
+    "null": "null",
+    "object": """'{"key": 1}'""",
+    "array": "'[1, 2]'",
+}
 _FAIL = object()
 
 

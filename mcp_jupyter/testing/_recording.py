@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcp_jupyter._wording import counted
+
 __all__ = ["Recorder", "scrub", "scrub_text", "outcome_of"]
 
 IGNORED = "<ignored>"
@@ -187,7 +189,7 @@ class Recorder:
     def __repr__(self) -> str:
         state = "recording" if self.active else "stopped"
         names = ", ".join(c.name for c in self.connections)
-        return f"<Recorder {state} on {names or 'no connection'}: {len(self.steps)} step(s)>"
+        return f"<Recorder {state} on {names or 'no connection'}: {counted(len(self.steps), 'step')}>"
 
     # -- the generated file --------------------------------------------------------------------
     def source(self) -> str:
@@ -197,7 +199,7 @@ class Recorder:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.started_at))
         servers = ", ".join(f"{c.name!r} ({c.target})" for c in self.connections)
         lines = [
-            f'"""Recorded with mcp_jupyter {__version__} on {stamp}: {len(self.steps)} step(s) on {servers}.',
+            f'"""Recorded with mcp_jupyter {__version__} on {stamp}: {counted(len(self.steps), "step")} on {servers}.',
             "",
             "Replay: pytest THIS_FILE. Each test reconnects and asserts the outcome recorded then;",
             "fields named in IGNORE are volatile and left out of the comparisons.",

@@ -24,6 +24,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import esc
 from mcp_jupyter.display._tables import connection_html, history_html, item_icon, logs_html
 
@@ -42,6 +43,7 @@ _LISTERS = {
     "templates": "alist_resource_templates",
     "prompts": "alist_prompts",
 }
+_ONE = {"tools": "tool", "resources": "resource", "templates": "template", "prompts": "prompt"}
 _LIST_CHANGED = {
     "notifications/tools/list_changed": ("tools",),
     "notifications/prompts/list_changed": ("prompts",),
@@ -103,7 +105,8 @@ class _ListPane(W.VBox):
         if selected in {_key(i) for i in shown}:
             self.list.value = selected
         total = len(self.items)
-        self.count.value = f"{len(shown)} of {total} {self.kind}" if q else f"{total} {self.kind}"
+        counted_all = counted(total, _ONE[self.kind])
+        self.count.value = f"{len(shown)} of {counted_all}" if q else counted_all
 
     def select(self, key: str | None) -> W.Widget | None:
         """Show the widget for item ``key``, building it the first time."""
@@ -116,7 +119,7 @@ class _ListPane(W.VBox):
             try:
                 widget = self.details[key] = self._build(item)
             except Exception as exc:  # noqa: BLE001 - one broken item must not break the explorer
-                widget = W.HTML(esc(f"cannot show this {self.kind}: {exc}"))
+                widget = W.HTML(esc(f"cannot show this {_ONE[self.kind]}: {exc}"))
         self.detail.children = (widget,)
         return widget
 

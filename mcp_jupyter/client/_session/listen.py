@@ -30,6 +30,12 @@ class ListenStream:
         self._scope: Any = None
         self._done: Any = None
 
+    @property
+    def open(self) -> bool:
+        """Whether the stream is open now (a read from any thread: a flag the loop sets)."""
+        done = self._done
+        return done is not None and not done.is_set()
+
     async def stop(self) -> None:
         """Close the listen stream (in its own task) and wait until it is closed."""
         import anyio

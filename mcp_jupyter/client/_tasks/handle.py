@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from ... import _views as views
 from ... import errors as E
+from ..._wording import counted
 from .._twins import blocking, on_runtime
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
@@ -211,6 +212,6 @@ class TaskTable(list):
         return super().__getitem__(key)
 
     def __repr__(self) -> str:
-        lines = [f"{len(self)} task(s) on {self.server!r}"]
+        lines = [f"{counted(len(self), 'task')} on {self.server!r}"]
         lines += [f"  {t.id}  {t.tool}  {t.status}  {t.message or ''}".rstrip() for t in self]
         return "\n".join(lines)

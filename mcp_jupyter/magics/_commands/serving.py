@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mcp_jupyter._wording import counted
 from mcp_jupyter.magics._parser import MagicUsageError
 from mcp_jupyter.magics._registry import Command, subcommand
 
@@ -72,6 +73,6 @@ def cmd_export(cmd: Command, shell: Any) -> None:
     else:
         script = serve.export_kernel_history(path)
     print(
-        f"wrote {path} ({len(script.splitlines())} lines): run it with `python {path}` (stdio) "
+        f"wrote {path} ({counted(len(script.splitlines()), 'line')}): run it with `python {path}` (stdio) "
         f"or `python {path} --http --port 8000`"
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mcp_jupyter._wording import counted
 from mcp_jupyter.magics._commands.common import api
 from mcp_jupyter.magics._completers import completes, connection_names
 from mcp_jupyter.magics._parser import MagicUsageError
@@ -113,7 +114,7 @@ def cmd_record(cmd: Command, shell: Any) -> Any:
         )
     path = current.stop(a.names[0])
     _ACTIVE.pop("recorder", None)
-    print(f"wrote {path}: {len(current.steps)} test(s); run them with: pytest {path}")
+    print(f"wrote {path}: {counted(len(current.steps), 'test')}; run them with: pytest {path}")
     return None
 
 
