@@ -80,9 +80,18 @@ node-check:
 	  echo "Node.js $$(node --version) is too old: the extension build and the pinned MCP servers need Node.js 20+." >&2; exit 1; }
 
 # --ignore-scripts: the pinned packages need no install scripts, and we do not run code from the registry
-# at install time.
+# at install time. package.json's "dependencies" are the servers the tutorials connect (installed for
+# `make lab`, --omit=dev, as Binder does); its "devDependencies" are the test suite's (conformance harness,
+# published servers, Node 22), about 800 MB that a person opening the tutorials does not need. npm ci empties
+# node_modules first, so a full install removes the tutorials' stamp and the tutorials' install is skipped
+# while the full one is current.
 node_modules/.stamp: package.json package-lock.json | node-check
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+node_modules/.stamp-tutorials: package.json package-lock.json | node-check
+	@if [ node_modules/.stamp -nt package-lock.json ] && [ node_modules/.stamp -nt package.json ]; then :; \
+	else npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error; fi
 	@touch $@
 
 # The JupyterLab extension: TypeScript in labextension/ (its own package.json/package-lock.json), built into
@@ -117,8 +126,8 @@ chromium:
 # Entry points
 
 # The tutorials connect the npm servers from node_modules (the everything server, the MCP Apps examples):
-# installed here as for the tests, so they run offline instead of falling back to npx and the network.
-lab: $(STAMPS)/lab node_modules/.stamp
+# installed here (only those, not the test suite's), so they run offline instead of falling back to npx.
+lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 	scripts/lab.sh $(NOTEBOOK)
 
 test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium labext-test

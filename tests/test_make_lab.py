@@ -23,9 +23,29 @@ def test_make_lab_installs_the_npm_servers_before_it_starts_jupyterlab():
     dry = subprocess.run(["make", "-n", "-B", "lab"], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert dry.returncode == 0, dry.stderr
     lines = dry.stdout.splitlines()
-    npm = [i for i, line in enumerate(lines) if line.startswith("npm ci ")]  # the repository's package.json
+    # the repository's package.json, its "dependencies" only: the tutorials' servers, not the test suite's
+    npm = [i for i, line in enumerate(lines) if "npm ci --omit=dev " in line and not line.startswith("cd ")]
     start = [i for i, line in enumerate(lines) if line.startswith("scripts/lab.sh")]
     assert npm and start and npm[0] < start[0], dry.stdout
+
+
+def test_the_tutorials_servers_are_the_packages_make_lab_installs():
+    """Every npm server a tutorial runs from node_modules is in package.json's "dependencies" (what `make lab`
+    and Binder install); the test suite's servers stay in "devDependencies"."""
+    deps = json.loads((REPO / "package.json").read_text())["dependencies"]
+    used = set()
+    for notebook in sorted((REPO / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(notebook.read_text())["cells"]:
+            if cell["cell_type"] == "code":
+                source = "".join(cell["source"])
+                used |= {pkg for pkg in _npm_packages() if pkg in source}
+    assert used, "no tutorial runs an npm server: this test reads the wrong cells"
+    assert used <= set(deps), f"tutorials run {sorted(used - set(deps))}, which make lab does not install"
+
+
+def _npm_packages() -> set[str]:
+    manifest = json.loads((REPO / "package.json").read_text())
+    return set(manifest["dependencies"]) | set(manifest["devDependencies"])
 
 
 def test_the_tasks_tutorial_connects_the_local_server_without_npx(tmp_path):
