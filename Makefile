@@ -44,14 +44,21 @@ help:
 $(PY):
 	$(PYTHON3) -m venv $(VENV)
 
+# The project was installed as "mcp-jupyter" before it took the name mcp-jupyter-kit (PyPI's mcp-jupyter is
+# another project): a venv made then loses that editable install first, before the new one lays down the
+# shared files (labextension, server config) that uninstalling the old one afterwards would delete.
+FORGET_OLD_NAME = $(PY) -m pip uninstall --quiet --yes mcp-jupyter 2>/dev/null || true
+
 # The kernelspec is installed into the venv (--sys-prefix) with an absolute interpreter path, so notebooks
 # run by JupyterLab and nbclient always use this venv's Python, whatever kernels the user has elsewhere.
 $(STAMPS)/lab: pyproject.toml $(LABEXT) | $(PY)
+	$(FORGET_OLD_NAME)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[lab]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@
 
 $(STAMPS)/test: pyproject.toml $(LABEXT) | $(PY)
+	$(FORGET_OLD_NAME)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@

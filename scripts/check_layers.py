@@ -105,7 +105,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     (
         "server_extension",
         ["mcp_jupyter.server_extension.*"],
-        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping"],
+        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping", "mcp_jupyter._version"],
     ),
 ]
 
