@@ -78,6 +78,13 @@ $(MCP1_VENV)/.stamp: tests/servers/requirements-mcp1.txt
 	$(MCP1_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
 	@touch $@
 
+# A published implementation of the skills extension (nimblebrain-bundle-sdk) pins mcp<2.3: a venv of its own.
+SKILLS_VENV := .venv-skills
+$(SKILLS_VENV)/.stamp: tests/servers/requirements-skills.txt
+	$(PYTHON3) -m venv $(SKILLS_VENV)
+	$(SKILLS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	@touch $@
+
 node-check:
 	@command -v node >/dev/null && command -v npm >/dev/null || { \
 	  echo "Node.js 20+ and npm are needed to build the JupyterLab extension and for the tests' MCP servers." >&2; \
@@ -126,10 +133,10 @@ chromium:
 lab: $(STAMPS)/lab
 	scripts/lab.sh $(NOTEBOOK)
 
-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium labext-test
+test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
 	$(PY) -m pytest -ra --durations=10 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
-fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp labext-test
+fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
 	$(PY) -m pytest -ra -m "not browser" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 lint: $(STAMPS)/test
@@ -154,5 +161,5 @@ docs: $(STAMPS)/docs node_modules/.stamp
 	$(PY) docs/check_site.py $(DOCS_OUT)
 
 clean:
-	rm -rf $(VENV) $(MCP1_VENV) node_modules .pytest_cache .ruff_cache docs/_build
+	rm -rf $(VENV) $(MCP1_VENV) $(SKILLS_VENV) node_modules .pytest_cache .ruff_cache docs/_build
 	rm -rf $(LABEXT_DIR)/node_modules $(LABEXT_DIR)/lib $(LABEXT_DIR)/tsconfig.tsbuildinfo mcp_jupyter/labextension

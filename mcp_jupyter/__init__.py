@@ -99,6 +99,7 @@ _LAZY = {
     "tool": "serve",
     "resource": "serve",
     "prompt": "serve",
+    "skill": "serve",  # publish an agent skill (SKILL.md and its files)
     "serve": "serve",
     "server": "serve",
     "export_notebook": "serve",

@@ -75,6 +75,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._escaping",
             "mcp_jupyter._icons",
             "mcp_jupyter._extending",
+            "mcp_jupyter._frontmatter",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -95,6 +96,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter.errors",
             "mcp_jupyter._escaping",
             "mcp_jupyter._version",
+            "mcp_jupyter._frontmatter",
             "mcp_jupyter._compat.*",
         ],
     ),
