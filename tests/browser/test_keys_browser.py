@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import CELLS, cell, run_cell, wait_idle
+from .harness import CELLS, cell, run_every_cell, wait_idle
 
 CELL_SETUP = (
     "import mcp_jupyter as mj\n"
@@ -56,9 +56,7 @@ def selected_text(select) -> str:
 @pytest.mark.browser
 def test_keys_typed_in_our_widgets_never_reach_the_notebook(open_notebook):
     page = open_notebook(NOTEBOOK_CELLS)
-    for index in range(len(NOTEBOOK_CELLS)):
-        run_cell(page, index)
-        wait_idle(page)
+    run_every_cell(page, len(NOTEBOOK_CELLS))
     before = notebook_state(page)
     assert len(before) == len(NOTEBOOK_CELLS) + 1  # Shift+Enter on the last cell added an empty one
 
