@@ -44,14 +44,21 @@ help:
 $(PY):
 	$(PYTHON3) -m venv $(VENV)
 
+# The project was installed as "mcp-jupyter" before it took the name mcp-jupyter-kit (PyPI's mcp-jupyter is
+# another project): a venv made then loses that editable install first, before the new one lays down the
+# shared files (labextension, server config) that uninstalling the old one afterwards would delete.
+FORGET_OLD_NAME = $(PY) -m pip uninstall --quiet --yes mcp-jupyter 2>/dev/null || true
+
 # The kernelspec is installed into the venv (--sys-prefix) with an absolute interpreter path, so notebooks
 # run by JupyterLab and nbclient always use this venv's Python, whatever kernels the user has elsewhere.
 $(STAMPS)/lab: pyproject.toml $(LABEXT) | $(PY)
+	$(FORGET_OLD_NAME)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[lab]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@
 
 $(STAMPS)/test: pyproject.toml $(LABEXT) | $(PY)
+	$(FORGET_OLD_NAME)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@mkdir -p $(STAMPS) && touch $@
@@ -69,6 +76,13 @@ MCP1_VENV := .venv-mcp1
 $(MCP1_VENV)/.stamp: tests/servers/requirements-mcp1.txt
 	$(PYTHON3) -m venv $(MCP1_VENV)
 	$(MCP1_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	@touch $@
+
+# A published implementation of the skills extension (nimblebrain-bundle-sdk) pins mcp<2.3: a venv of its own.
+SKILLS_VENV := .venv-skills
+$(SKILLS_VENV)/.stamp: tests/servers/requirements-skills.txt
+	$(PYTHON3) -m venv $(SKILLS_VENV)
+	$(SKILLS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
 	@touch $@
 
 node-check:
@@ -130,10 +144,10 @@ chromium:
 lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 	scripts/lab.sh $(NOTEBOOK)
 
-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp chromium labext-test
+test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
 	$(PY) -m pytest -ra --durations=10 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
-fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp labext-test
+fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
 	$(PY) -m pytest -ra -m "not browser" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 lint: $(STAMPS)/test
@@ -158,5 +172,5 @@ docs: $(STAMPS)/docs node_modules/.stamp
 	$(PY) docs/check_site.py $(DOCS_OUT)
 
 clean:
-	rm -rf $(VENV) $(MCP1_VENV) node_modules .pytest_cache .ruff_cache docs/_build
+	rm -rf $(VENV) $(MCP1_VENV) $(SKILLS_VENV) node_modules .pytest_cache .ruff_cache docs/_build
 	rm -rf $(LABEXT_DIR)/node_modules $(LABEXT_DIR)/lib $(LABEXT_DIR)/tsconfig.tsbuildinfo mcp_jupyter/labextension

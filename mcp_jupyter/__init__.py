@@ -99,6 +99,7 @@ _LAZY = {
     "tool": "serve",
     "resource": "serve",
     "prompt": "serve",
+    "skill": "serve",  # publish an agent skill (SKILL.md and its files)
     "serve": "serve",
     "server": "serve",
     "export_notebook": "serve",
@@ -179,6 +180,28 @@ def unload_ipython_extension(ipython: Any) -> None:
     unload = getattr(magics, "unload_ipython_extension", None)
     if unload is not None:
         unload(ipython)
+
+
+def _warn_if_the_other_mcp_jupyter_is_installed() -> None:
+    """Warn when PyPI's unrelated ``mcp-jupyter`` project shares this package's folder.
+
+    Both install a top-level ``mcp_jupyter``: whichever came last owns ``__init__.py``, and
+    uninstalling either removes files of the other. That project ships ``rest_client.py`` there and
+    this package never does, so one ``stat`` tells (no metadata scan, which would slow the import)."""
+    import os
+
+    if os.path.exists(os.path.join(os.path.dirname(__file__), "rest_client.py")):
+        import warnings
+
+        warnings.warn(
+            "the unrelated PyPI project 'mcp-jupyter' is installed in this environment too and shares "
+            "the mcp_jupyter folder: run 'pip uninstall mcp-jupyter' then "
+            "'pip install --force-reinstall mcp-jupyter-kit'",
+            stacklevel=2,
+        )
+
+
+_warn_if_the_other_mcp_jupyter_is_installed()
 
 
 def _register_formatters(ipython: Any) -> None:

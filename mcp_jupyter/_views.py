@@ -74,6 +74,6 @@ def make(kind: Kind, *args: Any, **kwargs: Any) -> Any:
     if factory is None:
         raise RuntimeError(
             f"no {kind.replace('_', ' ')} is available: the notebook UI (mcp_jupyter.widgets) needs "
-            "ipywidgets and anywidget; install them with: pip install mcp-jupyter"
+            "ipywidgets and anywidget; install them with: pip install mcp-jupyter-kit"
         )
     return factory(*args, **kwargs)

@@ -18,7 +18,7 @@ __all__ = ["main"]
 def _add_export(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write a standalone MCP server script from a notebook's @mj.tool/resource/prompt functions",
+        help="write a standalone MCP server script from a notebook's @mj.tool/resource/prompt functions and mj.skill skills",
     )
     parser.add_argument("notebook", help="the .ipynb file")
     parser.add_argument("-o", "--output", default=None, help="script to write (default: NOTEBOOK_server.py)")

@@ -35,7 +35,7 @@ try:
     from distributed.diagnostics.plugin import WorkerPlugin
 except ImportError as exc:  # the optional extra is missing
     raise ImportError(
-        "mj.dask needs Dask: pip install 'mcp-jupyter[dask]' (dask[dataframe] and distributed)"
+        "mj.dask needs Dask: pip install 'mcp-jupyter-kit[dask]' (dask[dataframe] and distributed)"
     ) from exc
 
 import pandas as pd

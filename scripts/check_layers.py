@@ -76,6 +76,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._wording",
             "mcp_jupyter._icons",
             "mcp_jupyter._extending",
+            "mcp_jupyter._frontmatter",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -97,6 +98,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._escaping",
             "mcp_jupyter._wording",
             "mcp_jupyter._version",
+            "mcp_jupyter._frontmatter",
             "mcp_jupyter._compat.*",
         ],
     ),
@@ -107,7 +109,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     (
         "server_extension",
         ["mcp_jupyter.server_extension.*"],
-        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping"],
+        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping", "mcp_jupyter._version"],
     ),
 ]
 

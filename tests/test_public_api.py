@@ -105,6 +105,7 @@ MJ_ALL = [
     "runtime",
     "serve",
     "server",
+    "skill",
     "task_cancelled",
     "task_elicit",
     "task_status",

@@ -1,5 +1,6 @@
 """Servers nobody on this team wrote, as users run them: the reference Python servers from PyPI
-(time, git; pinned in the test extra) and the npm memory and PDF servers (pinned in package.json)."""
+(time, git; pinned in the test extra), the npm memory and PDF servers (pinned in package.json), a 1.x SDK
+server (.venv-mcp1) and a published skills extension (.venv-skills)."""
 
 from __future__ import annotations
 
@@ -155,3 +156,36 @@ def test_pdf_server_app_only_tool_is_listed_and_called_from_the_notebook(tmp_pat
     # the guard holds: a remote URL fails inside the server instead of being fetched
     remote = server.call("read_pdf_bytes", url="https://127.0.0.1:9/x.pdf")
     assert remote.is_error and "network blocked" in remote.text
+
+
+SKILLS_PYTHON = REPO / ".venv-skills" / "bin" / "python"
+NIMBLEBRAIN_SKILLS = REPO / "tests" / "servers" / "nimblebrain_skills.py"
+
+
+def test_a_skill_served_by_a_published_implementation_loads_verified_and_lists_as_ours_does(tmp_path):
+    """nimblebrain-bundle-sdk's skills extension (on the SDK's MCPServer) serves a folder; mcp_jupyter's
+    client verifies every file, and mj.skill publishes the same folder with the very same entry."""
+    from mcp_jupyter.serve._skills import build_skill
+
+    assert SKILLS_PYTHON.exists(), (
+        "the skills extension's venv is missing: run `make test` (it builds .venv-skills)"
+    )
+    folder = tmp_path / "pdf-processing"
+    (folder / "references").mkdir(parents=True)
+    skill_md = (
+        "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n"
+        "version: 2026-01-01\ndraft: yes\n---\n# PDF processing\n\nSee references/FORMS.md.\n"
+    )
+    (folder / "SKILL.md").write_text(skill_md)
+    (folder / "references" / "FORMS.md").write_bytes(b"# Forms\r\n\r\nOne field per line.\r\n")
+    (folder / "logo.bin").write_bytes(bytes(range(256)))
+    theirs = mj.connect("nimblebrain-skills", [str(SKILLS_PYTHON), str(NIMBLEBRAIN_SKILLS), str(folder)])
+    skill = theirs.skills["pdf-processing"]
+    loaded = skill.load()
+    assert loaded.text == skill_md and loaded.files["skill://pdf-processing/logo.bin"] == bytes(range(256))
+    assert loaded.frontmatter["version"] == "2026-01-01" and loaded.frontmatter["draft"] == "yes"  # YAML 1.2
+    ours = build_skill(folder).entry()
+    assert ours["uri"] == skill.uri and ours["frontmatter"] == skill.frontmatter
+    assert sorted((r["uri"], r["digest"], r["size"]) for r in ours["resources"]) == sorted(
+        (f.uri, f.digest, f.size) for f in skill.files
+    )

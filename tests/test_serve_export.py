@@ -17,6 +17,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PromptReference
 
+from mcp_jupyter._compat.mcp_sdk import send_raw_request
 from mcp_jupyter.serve._export import export_source
 from tests.test_serve_support import REPO, Kernel
 
@@ -83,7 +84,11 @@ async def _observe(client: Client) -> dict:
     completed = await client.complete(
         PromptReference(type="ref/prompt", name="review_region"), {"name": "region", "value": "e"}
     )
+    listed = await send_raw_request(client.session, "skills/list", {})
+    skill_md = await client.read_resource("skill://sales-report/SKILL.md")
     return {
+        "skills": listed["skills"],  # the tutorial's mj.skill(...): same entries, digests and sizes
+        "skill_md": [c.text for c in skill_md.contents],
         "completion": completed.completion.values,
         "tools": tools,
         "calls": results,
@@ -130,6 +135,7 @@ def test_exported_tutorial_over_stdio_answers_like_the_in_kernel_server(tmp_path
     assert from_script == in_kernel
     assert in_kernel["calls"][0][1]["result"][0]["customer"] == "Guido"
     assert in_kernel["completion"] == ["eu"]  # the prompt's complete= travels into the script
+    assert [s["uri"] for s in in_kernel["skills"]] == ["skill://sales-report/SKILL.md"]
 
 
 def test_exported_script_serves_streamable_http_with_a_token(tmp_path):

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client._skills import check_file, frontmatter_of
+from mcp_jupyter._frontmatter import parse_frontmatter
+from mcp_jupyter.client._skills import check_file
 from mcp_jupyter.display._tables import skills_html
 
 MODERN = [sys.executable, str(Path(__file__).parent / "servers" / "modern_raw.py")]
@@ -109,8 +110,13 @@ def test_file_checks():
     check_file("s", "u", "héllo", 6, "sha256:" + __import__("hashlib").sha256("héllo".encode()).hexdigest())
     with pytest.raises(mj.SkillVerificationFailed, match="unknown digest 'md5:00'"):
         check_file("s", "u", b"x", 1, "md5:00")
-    assert frontmatter_of("no frontmatter") is None
-    assert frontmatter_of("---\nname: a\nmetadata:\n  k: v\n---\nbody") == {
+    assert parse_frontmatter("no frontmatter") is None
+    assert parse_frontmatter("---\nname: a\nmetadata:\n  k: v\n---\nbody") == {
         "name": "a",
         "metadata": {"k": "v"},
     }
+    # YAML 1.2, as hosts read it: these stay strings (YAML 1.1 makes a bool, a date, seconds), 017 is 17
+    yaml12 = "---\na: yes\nb: 2026-01-01\nc: 1:30\nd: 017\ne: 0x1f\nf: true\ng: 1.5\nh: ~\n---\n"
+    assert parse_frontmatter(yaml12) == {
+        "a": "yes", "b": "2026-01-01", "c": "1:30", "d": 17, "e": 31, "f": True, "g": 1.5, "h": None
+    }  # fmt: skip

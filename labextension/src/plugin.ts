@@ -14,6 +14,7 @@ import { writeCell } from './cells';
 import { McpChannels } from './channel';
 import { addCommands, CommandIDs } from './commands';
 import { bundle } from './i18n';
+import { installKeyGuard } from './keys';
 import { IConfiguredServer, IInboxItem, IPageInfo, ISnapshot, Theme } from './messages';
 import { DEFAULT_SETTINGS, ISidebarSettings, readSettings } from './settings';
 import { McpSidebar } from './sidebar';
@@ -253,4 +254,15 @@ class InboxNotices {
   private _seen = new Set<string>();
 }
 
-export default [channelsPlugin, sidebarPlugin];
+/** Keys typed in our widgets (a dropdown, a button, a checkbox) stay in them: no cell is inserted,
+ * deleted or changed by them (src/keys.ts). */
+const keysPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'mcp-jupyter-labextension:keys',
+  description: "Keeps keys typed in mcp_jupyter's widgets from becoming notebook shortcuts.",
+  autoStart: true,
+  activate: (): void => {
+    installKeyGuard();
+  }
+};
+
+export default [channelsPlugin, sidebarPlugin, keysPlugin];

@@ -10,17 +10,17 @@ A server declaring the extension answers ``skills/list`` with entries
   never on listing.
 * Each file read is checked against its entry: its byte length against ``size``, its bytes
   against ``digest`` (``sha256:<hex>``); ``SKILL.md``'s YAML frontmatter must equal the entry's
-  ``frontmatter`` field by field. Any difference refuses the skill
+  ``frontmatter`` field by field (YAML 1.2, as hosts read it: mcp_jupyter/_frontmatter.py). Any
+  difference refuses the skill
   (:class:`~mcp_jupyter.errors.SkillVerificationFailed`), and no later file is read.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from typing import Any
 
 from .. import errors as E
+from .._frontmatter import parse_frontmatter
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 """The extension identifier, declared by servers and advertised by this client."""
@@ -28,7 +28,6 @@ SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 DYNAMIC = "dynamic"
 """An entry's ``resources`` when the server lists no files up front (only ``SKILL.md`` is known)."""
 
-_FRONTMATTER = re.compile(r"^---\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|$)", re.DOTALL)
 _DIGESTS = {"sha256": hashlib.sha256, "sha384": hashlib.sha384, "sha512": hashlib.sha512}
 
 
@@ -81,46 +80,10 @@ def check_file(skill: str, uri: str, content: str | bytes, size: int | None, dig
         )
 
 
-def frontmatter_of(text: str) -> dict | None:
-    """The YAML frontmatter of a ``SKILL.md`` (its leading ``---`` block), or None when it has none.
-
-    Parsed with PyYAML when it is installed; without it, flat ``key: value`` lines are read and
-    anything else asks for PyYAML (a skill cannot be verified on a guess)."""
-    match = _FRONTMATTER.match(text.removeprefix("\ufeff"))
-    if match is None:
-        return None
-    block = match.group(1)
-    try:
-        import yaml
-    except ImportError:
-        return _flat_yaml(block)
-    try:
-        data = yaml.safe_load(block)
-    except yaml.YAMLError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _flat_yaml(block: str) -> dict:
-    values: dict[str, Any] = {}
-    for line in block.splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        key, sep, value = line.partition(":")
-        value = value.strip()
-        if line[:1].isspace() or not sep or not value or value[:1] in "[{|>&*!'\"" or " #" in value:
-            raise E.MCPJupyterError(
-                "this skill's SKILL.md frontmatter is more than flat 'key: value' lines; "
-                "pip install pyyaml to verify it"
-            )
-        values[key.strip()] = value
-    return values
-
-
 def check_frontmatter(skill: str, uri: str, text: str, listed: dict) -> dict:
     """The frontmatter of ``SKILL.md`` (``text``), refused unless it equals the listing's ``listed``
     field by field; returns it."""
-    found = frontmatter_of(text)
+    found = parse_frontmatter(text)
     if found is None:
         raise E.SkillVerificationFailed(
             f"skill {skill!r}: {uri} has no YAML frontmatter (a leading '---' block) to compare "

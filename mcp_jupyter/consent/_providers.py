@@ -143,7 +143,7 @@ class OpenAIProvider(_EndpointProvider):
             from openai import AsyncOpenAI
         except ImportError:
             raise ImportError(
-                "the OpenAI-compatible provider needs the openai package: pip install 'mcp-jupyter[openai]' "
+                "the OpenAI-compatible provider needs the openai package: pip install 'mcp-jupyter-kit[openai]' "
                 "(or pip install openai)"
             ) from None
         key = os.environ.get(self.api_key_env)
@@ -211,7 +211,7 @@ class AnthropicProvider(_EndpointProvider):
             from anthropic import AsyncAnthropic
         except ImportError:
             raise ImportError(
-                "the Anthropic provider needs the anthropic package: pip install 'mcp-jupyter[anthropic]' "
+                "the Anthropic provider needs the anthropic package: pip install 'mcp-jupyter-kit[anthropic]' "
                 "(or pip install anthropic)"
             ) from None
         key = os.environ.get(self.api_key_env)

@@ -11,8 +11,9 @@
     conn = mj.connect("self", mj.server)   # or try it in-process
     mj.export_notebook("analysis.ipynb", "server.py")
 
-What it offers: the decorators :func:`tool`, :func:`resource`, :func:`prompt` (also ``mj.*``) and
-the kernel's :data:`server` (a :class:`NotebookServer`); :func:`serve`, :func:`status`, :func:`stop`
+What it offers: the decorators :func:`tool`, :func:`resource`, :func:`prompt` and :func:`skill`, which
+publishes an agent skill (also ``mj.*``; the skill is a :class:`ServedSkill`, a bad one a
+:class:`SkillError`), and the kernel's :data:`server` (a :class:`NotebookServer`); :func:`serve`, :func:`status`, :func:`stop`
 and the :class:`ServeHandle` they return (:func:`current_server_handle`); :func:`export_notebook`,
 :func:`export_source`, :func:`export_kernel_history`; inside a tool served as a task,
 :func:`task_status`, :func:`task_cancelled`, :func:`task_elicit`, :func:`atask_elicit`; and the
@@ -34,7 +35,8 @@ from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
 
 from ._export import export_kernel_history, export_notebook, export_source
 from ._handle import ServeHandle, current_server_handle, serve, status, stop
-from ._notebook_server import NotebookServer, get_server, prompt, resource, tool
+from ._notebook_server import NotebookServer, get_server, prompt, resource, skill, tool
+from ._skills import ServedSkill, SkillError
 from ._tasks import atask_elicit, task_cancelled, task_elicit, task_status
 
 server: NotebookServer = get_server()
@@ -62,6 +64,8 @@ __all__ = [
     "Resolve",
     "Sample",
     "ServeHandle",
+    "ServedSkill",
+    "SkillError",
     "current_server_handle",
     "export_kernel_history",
     "export_notebook",
@@ -70,6 +74,7 @@ __all__ = [
     "resource",
     "serve",
     "server",
+    "skill",
     "status",
     "stop",
     "task_cancelled",

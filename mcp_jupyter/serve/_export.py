@@ -5,9 +5,10 @@ The export is static analysis of the code cells (``ast``), not a dump of kernel 
 1. magics and shell lines are turned into ``get_ipython()`` calls by IPython's own transformer,
    and every statement that needs IPython is left out;
 2. the *last* definition of each ``@mj.tool`` / ``@mj.resource`` / ``@mj.prompt`` function is kept
-   (redefining in a later cell replaced it in the kernel too);
-3. every top-level statement that defines a name those functions use (imports, assignments,
-   functions, classes, ``df[...] = ...`` updates) is kept, transitively, in notebook order;
+   (redefining in a later cell replaced it in the kernel too), and every top-level ``mj.skill(...)``
+   statement, in order (publishing a skill again replaced it in the kernel too);
+3. every top-level statement that defines a name those functions and skills use (imports,
+   assignments, functions, classes, ``df[...] = ...`` updates) is kept, transitively, in notebook order;
 4. what could not be carried is said twice, in a comment at the top of the script and in a
    printed warning: names never defined by code (state from magics, ``%run``, the debugger...),
    and bare expression statements that may have changed a kept value (``df.dropna(inplace=True)``).
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DECORATOR_NAMES = {"tool", "resource", "prompt"}
+SKILL_FUNCTION = "skill"  # mj.skill(...) publishes an agent skill: a call, not a decorator
 PACKAGE = "mcp_jupyter"
 # Names IPython puts into ``builtins`` inside a kernel: a plain ``python server.py`` has none of them.
 IPYTHON_BUILTINS = {"get_ipython", "display", "__IPYTHON__"}
@@ -67,6 +69,7 @@ class ExportReport:
     """What the export kept and what it could not carry."""
 
     served: list[str] = field(default_factory=list)
+    skills: int = 0  # mj.skill(...) statements kept
     missing: dict[str, list[str]] = field(default_factory=dict)  # name -> users
     skipped_mutations: list[str] = field(default_factory=list)
     skipped_ipython: list[str] = field(default_factory=list)
@@ -283,6 +286,23 @@ def _is_served_def(statement: Statement) -> bool:
     return False
 
 
+def _is_skill_call(statement: Statement) -> bool:
+    """``mj.skill(...)``, ``skill(...)`` or ``x = mj.serve.skill(...)`` at the top level of a cell."""
+    node = statement.node
+    value = node.value if isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) else None
+    if not isinstance(value, ast.Call):
+        return False
+    target = value.func
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name == SKILL_FUNCTION
+
+
+def _label(statement: Statement) -> str:
+    """How the warning names a kept root: a served function by name, a skill by its cell."""
+    name = getattr(statement.node, "name", None)
+    return name if isinstance(name, str) else f"the mj.skill(...) of cell {statement.cell}"
+
+
 def _is_package_import(statement: Statement) -> bool:
     node = statement.node
     if isinstance(node, ast.Import):
@@ -298,8 +318,11 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
     report.skipped_ipython = [_describe_ipython(s) for s in statements if _needs_ipython(s)]
     served = [s for s in _last_served_definitions(statements) if not _needs_ipython(s)]
     report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
-    kept: set[int] = {id(s) for s in served}
-    needed = _closure(statements, served, kept, report)
+    skills = [s for s in statements if _is_skill_call(s) and not _needs_ipython(s)]
+    report.skills = len(skills)
+    roots = served + skills
+    kept: set[int] = {id(s) for s in roots}
+    needed = _closure(statements, roots, kept, report)
     _report_mutations(statements, kept, needed, report)
     return [s for s in statements if id(s) in kept]
 
@@ -318,7 +341,7 @@ def _closure(
 ) -> set[str]:
     """Keep every statement defining a needed name, transitively; return the needed names."""
     served_ids = {id(s) for s in roots}
-    pending = [(name, s.node.name) for s in roots for name in s.uses]  # type: ignore[attr-defined]
+    pending = [(name, _label(s)) for s in roots for name in s.uses]
     needed: set[str] = set()
     while pending:
         name, user = pending.pop()
@@ -353,7 +376,8 @@ def _report_mutations(
 
 # -- rendering ------------------------------------------------------------------------------------
 
-HEADER = '''"""MCP server exported by mcp-jupyter from a notebook's @mj.tool / @mj.resource / @mj.prompt functions.
+HEADER = '''"""MCP server exported by mcp-jupyter from a notebook's @mj.tool / @mj.resource / @mj.prompt functions
+and mj.skill(...) skills.
 
 Run over stdio:            python {script}
 Run over Streamable HTTP:  python {script} --http --port 8000   (token from $MCP_JUPYTER_TOKEN, or printed)
@@ -376,7 +400,10 @@ PLAIN_SCRIPT_NAME = re.compile(r"[A-Za-z0-9_.-]+\.py")
 def _render(kept: list[Statement], report: ExportReport, origin: str, script_name: str) -> str:
     served = [name for name in report.served if name.isidentifier()]  # always true: they are def names
     script = script_name if PLAIN_SCRIPT_NAME.fullmatch(script_name) else "server.py"
-    parts = [HEADER.format(script=script, served=", ".join(served) or "(nothing)")]
+    served_text = ", ".join(served)
+    if report.skills:  # an int: nothing from the notebook enters the header as text
+        served_text += f"{'; ' if served else ''}{report.skills} mj.skill(...) statement(s)"
+    parts = [HEADER.format(script=script, served=served_text or "(nothing)")]
     parts.append(_comment(f"Exported from: {origin!r}") + "\n")
     notes = report.warnings()
     if notes:

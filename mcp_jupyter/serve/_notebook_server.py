@@ -54,6 +54,7 @@ from ._results import (
     schema_friendly_signature,
 )
 from ._same_process import client_port_is_ours
+from ._skills import ServedSkill, SkillCatalog, build_skill, skills_extension
 from ._tasks import TaskRunner, note_started, tasks_extension
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -102,6 +103,7 @@ class NotebookServer(MCPServer):
         self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serve/_tasks.py)
         self.completions = Completions(self.executor)  # complete= of prompts and resource templates
         self.log_levels = LogLevels()  # logging/setLevel of handshake-era clients
+        self.skills = SkillCatalog()  # agent skills published with mj.skill (serve/_skills.py)
         with _root_logging_untouched():
             super().__init__(
                 name,
@@ -109,7 +111,7 @@ class NotebookServer(MCPServer):
                 instructions=instructions,
                 subscriptions=self.bus,
                 middleware=[self._observe_request, self.task_runner.middleware],
-                extensions=[tasks_extension()],
+                extensions=[tasks_extension(), skills_extension(self.skills)],
                 warn_on_duplicate_tools=False,
                 warn_on_duplicate_prompts=False,
                 warn_on_duplicate_resources=False,
@@ -273,6 +275,39 @@ class NotebookServer(MCPServer):
         self.notify_list_changed("prompts")
         return fn
 
+    def register_skill(self, skill: ServedSkill) -> ServedSkill:
+        """Publish ``skill`` (from :func:`skill`): each file becomes a resource ``skill://<name>/<path>``
+        and the skill an entry of ``skills/list``; a skill of the same name is replaced."""
+        from mcp.server.mcpserver.resources import BinaryResource, TextResource
+
+        with self._registry_lock:
+            old = self.skills.put(skill)
+            for file in old.files if old is not None else ():
+                self._resource_manager._resources.pop(file.uri, None)
+            for file in skill.files:
+                options = skill.resource_options(file)
+                text = file.text
+                resource = (
+                    TextResource(uri=file.uri, text=text, **options)
+                    if text is not None
+                    else BinaryResource(uri=file.uri, data=file.data, **options)
+                )
+                self._resource_manager._resources.pop(file.uri, None)
+                self.add_resource(resource)
+        self.notify_list_changed("resources")
+        return skill
+
+    def remove_skill(self, name: str) -> None:
+        """Stop publishing the skill ``name`` and its files."""
+        with self._registry_lock:
+            old = self.skills.remove(name)
+            if old is None:
+                published = ", ".join(s.name for s in self.skills.all()) or "none"
+                raise KeyError(f"no skill {name!r} is published (published: {published})")
+            for file in old.files:
+                self._resource_manager._resources.pop(file.uri, None)
+        self.notify_list_changed("resources")
+
     def notify_list_changed(self, kind: ListKind) -> None:
         """Tell every connected client (any era, any thread) that ``kind`` changed."""
         self.connections.notify(kind)
@@ -405,6 +440,20 @@ def resource(uri: str, /, **options: Any) -> Callable[[F], F]:
         return get_server().register_resource(uri, f, **options)
 
     return register
+
+
+def skill(
+    source: Any = None, /, *, text: str | None = None, files: dict[str, str | bytes] | None = None
+) -> ServedSkill:
+    """Publish an agent skill: ``skill("skills/pdf-processing")`` (a folder holding ``SKILL.md`` and
+    the files it refers to) or ``skill(text=SKILL_MD, files={"references/FORMS.md": "..."})``.
+
+    ``SKILL.md`` starts with YAML frontmatter giving the skill's ``name`` (lowercase letters, digits,
+    hyphens) and ``description``. The files are read now (publish again after editing them) and served
+    as resources ``skill://<name>/<path>``; clients find the skill with ``skills/list`` and verify each
+    file against the digest and size listed (``conn.skills["name"].load()``). Publishing a skill of
+    the same name replaces it. See docs/serve.md."""
+    return get_server().register_skill(build_skill(source, text=text, files=files))
 
 
 def prompt(fn: Any = None, /, **options: Any) -> Any:

@@ -14,6 +14,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
+from mcp_jupyter._version import DISTRIBUTION
 from mcp_jupyter.server_extension import ROUTE_PREFIX
 
 __all__ = ["PingHandler", "handlers"]
@@ -24,9 +25,9 @@ class PingHandler(APIHandler):
 
     @web.authenticated
     def get(self) -> None:
-        """The extension is here, and its package version."""
+        """The extension is here, and the version of the installed distribution (mcp-jupyter-kit)."""
         try:
-            version = metadata.version("mcp-jupyter")
+            version = metadata.version(DISTRIBUTION)
         except metadata.PackageNotFoundError:  # running from a source tree that was never installed
             version = None
         self.set_header("Content-Type", "application/json")

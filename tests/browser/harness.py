@@ -345,6 +345,13 @@ def run_cell(page, index: int, attempts: int = 3) -> None:
     raise HarnessError(f"cell {index} did not start after {attempts} Shift+Enter presses (prompt {before!r})")
 
 
+def run_every_cell(page, count: int) -> None:
+    """Run cells ``0 .. count-1`` in order as a person does (``run_cell``), each to the end."""
+    for index in range(count):
+        run_cell(page, index)
+        wait_idle(page)
+
+
 def wait_idle(page, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
     """Wait until the visible notebook's kernel is idle and no cell shows ``[*]``."""
     page.wait_for_function(IDLE_JS, timeout=timeout_ms)

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .harness import cell, collect_console_errors, run_cell, wait_idle
+from .harness import cell, collect_console_errors, run_every_cell
 
 CELLS = [
     "import mcp_jupyter as mj\n"
@@ -34,9 +34,7 @@ def progress_percent(form) -> float:
 @pytest.mark.browser
 def test_forms_in_jupyterlab(open_notebook):
     page = open_notebook(CELLS)
-    for index in range(len(CELLS)):
-        run_cell(page, index)
-        wait_idle(page)
+    run_every_cell(page, len(CELLS))
 
     # (1) fill and submit a tool form, see the result
     add = cell(page, 1).locator(".mcpj-tool-form")

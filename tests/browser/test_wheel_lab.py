@@ -1,6 +1,7 @@
-"""The wheel alone is enough: JupyterLab run from a fresh venv holding only the built wheel (third-party
-packages borrowed, see tests/test_wheel.py) shows the MCP sidebar, and the kernel's channel learns from
-the ping route that the server extension (enabled by the wheel's etc/ config file) is there.
+"""The wheel alone is enough: JupyterLab run from a fresh venv holding only the built wheel, installed as
+``mcp-jupyter-kit`` (third-party packages borrowed, see tests/test_wheel.py), shows the MCP sidebar, and
+the kernel's channel learns from the ping route that the server extension (enabled by the wheel's etc/
+config file) is there; the route reports the version installed under that name.
 
 JupyterLab's own core assets come from the project venv (``--LabApp.app_dir``): they are not under test;
 extensions are found on the fresh venv's ``share/jupyter/labextensions`` only.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_jupyter import __version__ as mj_version
 from tests.test_wheel import build_wheel, fresh_venv
 
 from .harness import (
@@ -90,5 +92,7 @@ def test_jupyterlab_from_the_wheel_alone_has_the_sidebar(wheel_lab, browser_cont
         # the settings schema came with the wheel: JupyterLab serves the sidebar's settings
         settings = json.loads(lab.api("GET", "lab/api/settings/mcp-jupyter-labextension:sidebar"))
         assert set(settings["schema"]["properties"]) == {"cellPosition", "runCells", "inboxNotifications"}
+        # the server extension reads its version by the distribution's name, mcp-jupyter-kit
+        assert json.loads(lab.api("GET", "mcp-jupyter/ping")) == {"ok": True, "version": mj_version}
     finally:
         page.close()

@@ -31,7 +31,7 @@ def _serve_arguments(s: argparse.ArgumentParser) -> None:
 
 @subcommand(
     "serve",
-    "serve this notebook's @mj.tool/@mj.resource/@mj.prompt functions over Streamable HTTP",
+    "serve this notebook's @mj.tool/@mj.resource/@mj.prompt functions and mj.skill skills over Streamable HTTP",
     arguments=_serve_arguments,
     usage="%(prog)s [--port P] [--host H --allow-remote] | --stop | --status",
 )
@@ -61,7 +61,7 @@ def _export_arguments(e: argparse.ArgumentParser) -> None:
 
 @subcommand(
     "export",
-    "write the decorated functions to a standalone server script: export server.py [--notebook NB]",
+    "write the decorated functions and mj.skill skills to a standalone server script: export server.py [--notebook NB]",
     arguments=_export_arguments,
 )
 def cmd_export(cmd: Command, shell: Any) -> None:
