@@ -226,6 +226,34 @@ def test_a_tool_call_the_request_did_not_offer_or_whose_input_is_wrong_is_an_err
         consent.answer(tool_calls=["get_weather"])
 
 
+def test_a_typescript_sdk_server_accepts_a_persons_tool_call_and_its_text_follow_up(everything_js):
+    """Another SDK's reading of sampling with tools: tests/servers/sampling_tools_agent.mjs (the
+    TypeScript SDK's ``server.createMessage`` with tools, which validates our answer with its
+    ``CreateMessageResultWithToolsSchema``) gets a person's tool_use, runs its tool, and asks again
+    with the tool_result; the person answers that in text."""
+    agent = Path(__file__).resolve().parent / "servers" / "sampling_tools_agent.mjs"
+    seen = []
+
+    @consent.responder
+    def person(request):
+        seen.append(
+            (request.tool_choice, [t.name for t in request.tools], request.tools[0].input_schema["required"])
+        )
+        if request.may_call_tools:
+            return consent.answer(tool_calls=[{"name": "lookup", "input": {"word": "MCP", "lang": "en"}}])
+        return consent.answer(f"It means {request.messages[-1]['blocks'][0]['result']}.")
+
+    conn = mj.connect("ts-agent", ["node", str(agent)], mode="legacy")
+    report = json.loads(conn.call("ask_with_tools", question="What is MCP?", timeout=30).text)
+    first, second = report["first"], report["second"]
+    assert first["stopReason"] == "toolUse" and first["model"] == "human"
+    assert first["content"] == [
+        {"type": "tool_use", "id": "call_1", "name": "lookup", "input": {"word": "MCP", "lang": "en"}}
+    ]
+    assert second["content"] == {"type": "text", "text": "It means Model Context Protocol."}
+    assert seen == [("auto", ["lookup"], ["word"]), ("none", ["lookup"], ["word"])]
+
+
 def test_sampling_with_tools_maps_tool_use_and_results_for_anthropic(llm, monkeypatch):
     """Anthropic-style: tools as input_schema tools, "required" as "any", and a conversation that
     replays a tool_use and its tool_result round-trips as Anthropic content blocks."""
