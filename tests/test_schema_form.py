@@ -735,7 +735,7 @@ def test_labels_show_the_name_as_the_server_wrote_it_with_a_title_that_says_more
     assert header["max_words"].startswith('<b class="mcpj-label"><code>max_words</code></b>')
     assert "Max Words" not in header["max_words"]
     assert (
-        '<code>city</code></b> <span class="mcpj-title"' in header["city"]
+        '<code>city</code></b> <span class="mcpj-label-title"' in header["city"]
         and "Where you are" in header["city"]
     )
     assert form.root.fields["subscribe"].input.description == "subscribe — Send me news"

@@ -112,7 +112,7 @@ def _header_html(
         label = f'<b class="mcpj-label"><code>{short(name, TITLE_LIMIT)}</code></b>'
         extra = title_beside(name, title)
         if extra:
-            label += f' <span class="mcpj-title" style="color:{style.TEXT_SOFT}">{short(extra, TITLE_LIMIT)}</span>'
+            label += f' <span class="mcpj-label-title" style="color:{style.TEXT_SOFT}">{short(extra, TITLE_LIMIT)}</span>'
     elif title:
         label = f'<b class="mcpj-label">{short(title, TITLE_LIMIT)}</b>'
     if label:

@@ -25,7 +25,7 @@ export function SchemaFields(props: {
       {fields.map(field => (
         <label className="mcpj-inbox-field" data-key={field.key} key={field.key}>
           <span className="mcpj-field-label">
-            <code className="mcpj-field-name">{field.label}</code>
+            <code className="mcpj-field-key">{field.label}</code>
             {field.required ? ' *' : ''}
             {field.title && <span className="mcpj-field-title"> {field.title}</span>}
           </span>
