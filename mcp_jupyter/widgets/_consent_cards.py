@@ -15,8 +15,10 @@ CSS classes for tests: the card ``mcpj-consent-card`` (+ ``mcpj-consent-sampling
 ``mcpj-consent-approve`` (sampling Approve, elicitation Accept), ``mcpj-consent-decline``,
 ``mcpj-consent-cancel``, ``mcpj-consent-send`` (send the reviewed reply), ``mcpj-consent-open`` /
 ``mcpj-consent-confirm-open`` (URL mode); fields ``mcpj-consent-message``, ``mcpj-consent-system``,
-``mcpj-consent-model``, ``mcpj-consent-reply`` (human provider), ``mcpj-consent-answer`` (review),
-``mcpj-consent-secret-warning``, ``mcpj-consent-url``.
+``mcpj-consent-model``, ``mcpj-consent-reply`` (human provider), ``mcpj-consent-reply-choice`` (its
+tabs: text, or a call of an offered tool), ``mcpj-consent-tool-form`` (+ ``-<tool>``: that call's
+arguments), ``mcpj-consent-answer`` (review), ``mcpj-consent-secret-warning``, ``mcpj-consent-url``;
+the row of buttons ``mcpj-consent-buttons`` (Cancel, Decline, then the primary one).
 
 Everything shown came from the server: it is escaped and truncated by
 :mod:`mcp_jupyter.display._html` (``clip``, ``esc``), and never rendered as HTML.
