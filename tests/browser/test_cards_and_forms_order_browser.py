@@ -37,10 +37,10 @@ LEFTS_JS = """([root, selector]) => [...root.querySelectorAll(selector)]
   .map((b) => [b.textContent.trim(), b.getBoundingClientRect().left])"""
 
 
-def tops(locator, selectors: list[str]) -> list[float]:
+def assert_reads_top_to_bottom(locator, selectors: list[str]) -> None:
+    """Each selector's element is there, below the one before it."""
     found = locator.evaluate(f"(root) => ({TOPS_JS})([root, {selectors!r}])")
-    assert None not in found, dict(zip(selectors, found, strict=True))
-    return found
+    assert None not in found and found == sorted(found), dict(zip(selectors, found, strict=True))
 
 
 def button_order(locator, selector: str) -> list[str]:
@@ -66,7 +66,7 @@ def test_the_sampling_card_and_the_sidebar_read_the_same_way(open_notebook):
     card = cell(page, 1).locator(".mcpj-consent-card")
     card.wait_for(timeout=TIMEOUT)
     assert "consent request" not in card.inner_text()
-    order = tops(
+    assert_reads_top_to_bottom(
         card,
         [
             ".mcpj-consent-system",
@@ -76,7 +76,6 @@ def test_the_sampling_card_and_the_sidebar_read_the_same_way(open_notebook):
             ".mcpj-consent-buttons",
         ],
     )
-    assert order == sorted(order), order
     assert button_order(card, ".mcpj-consent-buttons button") == ["Cancel", "Decline", "Send reply"]
     shoot_both_themes(
         page,
@@ -91,7 +90,7 @@ def test_the_sampling_card_and_the_sidebar_read_the_same_way(open_notebook):
     sidebar = open_sidebar(page)
     item = sidebar.locator(".mcpj-inbox-item.mcpj-inbox-kind-sampling")
     item.wait_for(timeout=TIMEOUT)
-    order = tops(
+    assert_reads_top_to_bottom(
         item,
         [
             '.mcpj-sampling-message[data-role="system"]',
@@ -101,7 +100,6 @@ def test_the_sampling_card_and_the_sidebar_read_the_same_way(open_notebook):
             ".mcpj-inbox-buttons",
         ],
     )
-    assert order == sorted(order), order
     assert button_order(item, ".mcpj-inbox-buttons button") == ["Cancel", "Decline", "Reply"]
     toast = page.locator(".Toastify__toast", has_text="wants to use your LLM")
     toast.first.wait_for(timeout=TIMEOUT)
