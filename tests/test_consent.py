@@ -122,7 +122,8 @@ def test_sampling_with_tools_round_trips_through_the_openai_compatible_endpoint(
     consent.responder(review)
     result = demo.call("forecast", question="What is the weather in Paris?")
 
-    body = llm.requests[-1]["body"]
+    assert len(llm.requests) == 2  # the tool call, then the answer to its result
+    body = llm.requests[0]["body"]
     assert body["tools"] == [
         {
             "type": "function",
@@ -148,6 +149,109 @@ def test_sampling_with_tools_round_trips_through_the_openai_compatible_endpoint(
     assert report["weather"][0]["city"] == "Paris"  # the server ran the tool the model asked for
     state, tools, choice, _draft = seen[0]
     assert (state, [t["name"] for t in tools], choice) == ("waiting", ["get_weather"], "auto")
+    # the server's second request carries the tool result; the model answers in words
+    follow_up = llm.requests[1]["body"]
+    assert follow_up["tool_choice"] == "none"
+    assert (
+        follow_up["messages"][-1]["role"] == "tool"
+        and '"city":"Paris"' in follow_up["messages"][-1]["content"]
+    )
+    assert report["answer"].startswith("tiny-model says: ")
+
+
+def test_a_function_provider_reads_the_offered_tools_as_objects_and_as_dicts(demo):
+    """``request.tools`` in a function provider: ``t.name``, ``t.description``, ``t.input_schema``
+    (a first try of ``t.name`` once failed with "'dict' object has no attribute 'name'"), and the dict
+    access that worked before."""
+    seen = []
+
+    def provider(request):
+        tool = request.tools[0]
+        seen.append(
+            (tool.name, tool.description, tool.input_schema, tool["name"], json.loads(json.dumps(tool)))
+        )
+        if request.tool_choice == "none":
+            return "Snow in Oslo."
+        return {"text": "", "tool_calls": [{"name": tool.name, "input": {"city": "Oslo"}}]}
+
+    consent.sampling_provider(provider)
+    consent.policy(demo.name, sampling="allow")
+    report = demo.call("forecast", question="Weather in Oslo?").structured
+    name, description, schema, by_key, as_json = seen[0]
+    assert (name, by_key) == ("get_weather", "get_weather")
+    assert description.startswith("The current weather in a city")
+    assert schema["required"] == ["city"] and as_json["input_schema"] == schema
+    assert [c["input"] for c in report["tool_calls"]] == [{"city": "Oslo"}]
+    assert report["answer"] == "Snow in Oslo."
+
+
+def test_a_person_answers_with_a_tool_call_then_with_text(demo):
+    """The human provider's reply may call an offered tool (what the card and the sidebar send): the
+    server gets the tool_use, runs it, and its follow-up request with the result is answered in text."""
+    asked = []
+
+    @consent.responder
+    def person(request):
+        asked.append([m.get("type") for m in request.messages])
+        if request.may_call_tools:
+            return consent.answer(
+                tool_calls=[{"name": "get_weather", "input": {"city": "Oslo", "units": "imperial"}}]
+            )
+        return consent.answer("Cold and bright in Oslo.")
+
+    report = demo.call("forecast", question="Weather in Oslo?").structured
+    assert report["stop_reason"] == "toolUse" and report["model"] == "human"
+    assert [(c["name"], c["input"]) for c in report["tool_calls"]] == [
+        ("get_weather", {"city": "Oslo", "units": "imperial"})
+    ]
+    assert report["weather"][0]["units"] == "imperial"
+    assert report["answer"] == "Cold and bright in Oslo."
+    assert asked == [["text"], ["text", "blocks", "blocks"]]  # the follow-up replays the call and its result
+
+
+def test_a_tool_call_the_request_did_not_offer_or_whose_input_is_wrong_is_an_error(demo):
+    """A reply's tool calls are checked against the offered tools and their input schemas."""
+    calls = iter(
+        [
+            [{"name": "launch_rockets", "input": {}}],
+            [{"name": "get_weather", "input": {"units": "kelvin"}}],
+        ]
+    )
+    consent.responder(lambda request: consent.answer(tool_calls=next(calls)))
+    assert "'launch_rockets' is not one of the offered tools (get_weather)" in refusal(demo, "forecast")
+    problem = refusal(demo, "forecast")
+    assert "get_weather: (input): 'city' is a required property" in problem
+    assert "get_weather: units: 'kelvin' is not one of ['metric', 'imperial']" in problem
+    with pytest.raises(ValueError, match="a tool call is"):
+        consent.answer(tool_calls=["get_weather"])
+
+
+def test_a_typescript_sdk_server_accepts_a_persons_tool_call_and_its_text_follow_up(everything_js):
+    """Another SDK's reading of sampling with tools: tests/servers/sampling_tools_agent.mjs (the
+    TypeScript SDK's ``server.createMessage`` with tools, which validates our answer with its
+    ``CreateMessageResultWithToolsSchema``) gets a person's tool_use, runs its tool, and asks again
+    with the tool_result; the person answers that in text."""
+    agent = Path(__file__).resolve().parent / "servers" / "sampling_tools_agent.mjs"
+    seen = []
+
+    @consent.responder
+    def person(request):
+        seen.append(
+            (request.tool_choice, [t.name for t in request.tools], request.tools[0].input_schema["required"])
+        )
+        if request.may_call_tools:
+            return consent.answer(tool_calls=[{"name": "lookup", "input": {"word": "MCP", "lang": "en"}}])
+        return consent.answer(f"It means {request.messages[-1]['blocks'][0]['result']}.")
+
+    conn = mj.connect("ts-agent", ["node", str(agent)], mode="legacy")
+    report = json.loads(conn.call("ask_with_tools", question="What is MCP?", timeout=30).text)
+    first, second = report["first"], report["second"]
+    assert first["stopReason"] == "toolUse" and first["model"] == "human"
+    assert first["content"] == [
+        {"type": "tool_use", "id": "call_1", "name": "lookup", "input": {"word": "MCP", "lang": "en"}}
+    ]
+    assert second["content"] == {"type": "text", "text": "It means Model Context Protocol."}
+    assert seen == [("auto", ["lookup"], ["word"]), ("none", ["lookup"], ["word"])]
 
 
 def test_sampling_with_tools_maps_tool_use_and_results_for_anthropic(llm, monkeypatch):

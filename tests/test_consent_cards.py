@@ -212,3 +212,60 @@ def test_the_sampling_card_lists_offered_tools_and_shows_the_tool_call_in_review
         "<div class='mcpj-consent-tool-call'>The model asks the server to run <code>get_weather</code> "
         "with <code>{&quot;city&quot;: &quot;&lt;script&gt;&quot;}</code></div>"
     )
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_person_answers_the_forecast_with_a_tool_call_then_in_text_in_the_card(mode):
+    """Human provider: the card offers a tab per offered tool with a form from its input_schema; the
+    chosen tab and the typed arguments travel with the Send reply click (as the browser sends them),
+    the server gets a tool_use and runs it, and its follow-up card is answered in text."""
+    from mcp_jupyter.widgets._submit import apply_input_values
+
+    conn = mj.connect(f"cards-tools-{mode}", create_server(), mode=mode)
+    shown = []
+
+    def click(card, request):
+        if request.state != "waiting":
+            return
+        shown.append((card, card.status.value))
+        if card.reply_choice is not None:
+            tool, form = card.tool_forms[0]
+            city = form.root.locate(["city"])[0].input
+            apply_input_values(
+                card, {card.reply_choice.model_id: {"selected_index": 1}, city.model_id: {"value": "Oslo"}}
+            )
+            card.approve_button.click()
+        else:
+            card.reply_box.value = "Snow all day."
+            card.approve_button.click()
+
+    register_presenter(CardClicker(click))
+    report = asyncio.run(conn.acall("forecast", question="Weather in Oslo?")).structured
+    assert [(c["name"], c["input"]) for c in report["tool_calls"]] == [("get_weather", {"city": "Oslo"})]
+    assert report["weather"][0]["city"] == "Oslo" and report["answer"] == "Snow all day."
+    (first, instructions), (follow_up, _) = shown
+    assert first.reply_choice.titles == ("Reply in text", "Call get_weather")
+    assert "pick a tool's tab" in instructions
+    assert follow_up.reply_choice is None  # tool_choice "none": the follow-up takes text only
+
+
+def test_an_invalid_tool_call_in_the_card_is_not_sent():
+    from mcp_types import CreateMessageRequestParams, SamplingMessage, TextContent, Tool, ToolChoice
+
+    from mcp_jupyter.consent._requests import ConsentRequest
+
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    params = CreateMessageRequestParams(
+        messages=[SamplingMessage(role="user", content=TextContent(type="text", text="Weather?"))],
+        max_tokens=50,
+        tools=[Tool(name="get_weather", input_schema=schema)],
+        tool_choice=ToolChoice(mode="auto"),
+    )
+    request = ConsentRequest("demo", "sampling", params)
+    request.needs_human = True
+    card = SamplingCard(request)
+    card.reply_choice.selected_index = 1
+    card.approve_button.click()
+    assert request._early is None  # nothing decided
+    assert "fix the arguments" in card.status.value
+    assert card.tool_forms[0][1].root.locate(["city"])[0].error_messages == ["required: fill this in"]

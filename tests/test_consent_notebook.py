@@ -27,6 +27,9 @@ def test_the_tutorial_runs_headless(run_notebook):
     assert "tools offered: ['get_weather'] | choice: auto" in text[4]
     assert "'stop_reason': 'toolUse'" in text[4] and "'name': 'get_weather'" in text[4]
     assert "'temperature':" in text[4] and "'conditions':" in text[4]  # the server ran get_weather
+    # ... and asked again with the result, which the provider answered in words
+    assert "tools offered: ['get_weather'] | choice: none" in text[4]
+    assert '\'answer\': \'get_weather says: {"city":"Paris"' in text[4]
     assert "'action': 'decline'" in text[5] and "refused: too many sampling requests" in text[5]
     assert "file://" in text[6]
     assert "responder" in text[7] and "headless" in text[7] and "weather-llm" in text[7]

@@ -120,3 +120,16 @@ def test_the_tools_list_refreshes_live_on_list_changed():
         explorer.close()
     finally:
         mj.disconnect("growing")
+
+
+def test_the_tool_list_shows_each_tool_icon_beside_its_name(demo):
+    """The README promises icons in the explorer: the list's rows carry the icon mcp_jupyter._icons
+    allowed for each tool (a data: image here), and no icon for tools without one."""
+    explorer = demo.explore().wait()
+    rows = {row["key"]: row for row in explorer.pane("tools").list.items}
+    with_icons = [t.name for t in demo.tools if t.icon is not None and t.icon.src]
+    assert with_icons, "the demo server gives some tools icons"
+    for name in with_icons:
+        assert rows[name]["src"] == demo.tools[name].icon.src and rows[name]["src"].startswith("data:image/")
+    assert rows["echo"]["src"] == "" and rows["echo"]["label"].startswith("echo")
+    explorer.close()

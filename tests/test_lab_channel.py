@@ -40,6 +40,7 @@ class LabFrontend:
         self.received: list[dict] = []  # data of every comm_msg on the channel, in order
         self.outputs: dict[str, list[str]] = {}  # execute msg_id -> text outputs
         self.finished: set[str] = set()
+        self.statuses: list[tuple[str, str]] = []  # (execution_state, parent msg_id), in IOPub order
 
     # -- the kernel's messages ---------------------------------------------------------------------
     def pump(self, seconds: float = 0.1) -> None:
@@ -67,8 +68,10 @@ class LabFrontend:
             self.outputs.setdefault(parent, []).append(content["data"].get("text/plain", ""))
         elif kind == "error":
             self.outputs.setdefault(parent, []).append("\n".join(content["traceback"]))
-        elif kind == "status" and content["execution_state"] == "idle":
-            self.finished.add(parent)
+        elif kind == "status":
+            self.statuses.append((content["execution_state"], parent))
+            if content["execution_state"] == "idle":
+                self.finished.add(parent)
 
     def wait_for(self, what: str, found: Callable[[], Any]) -> Any:
         """Pump until ``found()`` is truthy; fail after :data:`WAIT` seconds, saying ``what``."""
@@ -103,10 +106,11 @@ class LabFrontend:
         self.subshell_id = reply["content"]["subshell_id"]
         return self.subshell_id
 
-    def _shell(self, msg_type: str, content: dict) -> None:
+    def _shell(self, msg_type: str, content: dict) -> str:
         msg = self.kc.session.msg(msg_type, content)
         msg["header"]["subshell_id"] = self.subshell_id
         self.kc.shell_channel.send(msg)
+        return msg["header"]["msg_id"]
 
     def open_channel(self, subshell: bool = True) -> dict:
         """Open the channel with the hello (over a new subshell, or the main shell as JupyterLab does
@@ -119,9 +123,15 @@ class LabFrontend:
         )
         return self.snapshot("the first snapshot", lambda s: True)
 
-    def send(self, data: dict) -> None:
-        """A comm_msg on the channel, on its subshell."""
-        self._shell("comm_msg", {"comm_id": self.comm_id, "data": data})
+    def send(self, data: dict) -> str:
+        """A comm_msg on the channel, on its subshell; returns its msg_id."""
+        return self._shell("comm_msg", {"comm_id": self.comm_id, "data": data})
+
+    @property
+    def status(self) -> str:
+        """The kernel's status as JupyterLab 4.6 shows it: the latest status message, whatever its
+        parent (``KernelConnection._handleMessage``), as the Jupyter server records it too."""
+        return self.statuses[-1][0] if self.statuses else "unknown"
 
     def snapshot(self, what: str, test: Callable[[dict], Any], since: int = 0) -> dict:
         """The first snapshot (received after index ``since``) that passes ``test``."""
@@ -329,6 +339,86 @@ def test_sampling_during_an_mcp_call_cell_is_approved_from_the_channel(lab: LabF
         summary = lab.run("print(out.structured['summary'])").strip()
         assert summary == "tiny-model says: Channels carry answers while the kernel is busy"
         assert llm.requests, "the approved request reached the LLM endpoint"
+
+
+@pytest.mark.kernel
+def test_a_person_calls_the_offered_tool_from_the_channel_and_answers_the_follow_up(lab: LabFrontend) -> None:
+    """The human provider (the default): the sidebar answers the demo's forecast with a call of its
+    get_weather tool (checked: a wrong call is refused with answer.error), the server runs it and asks
+    again with the result, and that request is answered in text; the blocked cell gets both."""
+    start(lab)
+    cell = lab.execute("print(conn.call('forecast', question='Weather in Oslo?').structured)")
+    item = waiting(
+        lab.snapshot("the sampling request", lambda s: waiting(s, "sampling", "waiting")), "sampling"
+    )
+    assert item["title"] == "Weather in Oslo?"  # the sidebar's label says who wants what
+    assert item["payload"]["needs_human"] and item["payload"]["tool_choice"] == "auto"
+    assert item["payload"]["tools"][0]["input_schema"]["required"] == ["city"]
+
+    mark = len(lab.received)
+    wrong = {"text": "", "tool_calls": [{"name": "get_weather", "input": {"units": "kelvin"}}]}
+    lab.send({"type": "answer", "id": item["id"], "action": "accept", "content": wrong})
+    refused = lab.message(
+        "the refusal of a wrong call", lambda d: d.get("type") == "answer.error", since=mark
+    )
+    assert [e["message"] for e in refused["errors"]] == [
+        "get_weather: units: 'kelvin' is not one of ['metric', 'imperial']",
+        "get_weather: (input): 'city' is a required property",
+    ]
+    call = {"text": "", "tool_calls": [{"name": "get_weather", "input": {"city": "Oslo"}}]}
+    lab.send({"type": "answer", "id": item["id"], "action": "accept", "content": call})
+
+    def follow_up(snapshot: dict) -> dict | None:
+        found = waiting(snapshot, "sampling", "waiting")
+        return found if found and found["id"] != item["id"] else None
+
+    second = follow_up(lab.snapshot("the server's follow-up", follow_up, since=mark))
+    assert second["payload"]["tool_choice"] == "none"
+    assert '"city":"Oslo"' in second["payload"]["messages"][-1]["text"]  # the tool's result
+    assert cell not in lab.finished
+    lab.send({"type": "answer", "id": second["id"], "action": "accept", "content": {"text": "Cold in Oslo."}})
+    lab.wait_for("the blocked cell to finish", lambda: cell in lab.finished)
+    report = "".join(lab.outputs[cell])
+    assert "'tool_calls': [{'id': 'call_1', 'name': 'get_weather', 'input': {'city': 'Oslo'}}]" in report
+    assert "'answer': 'Cold in Oslo.'" in report
+
+
+@pytest.mark.kernel
+def test_an_answer_on_the_subshell_leaves_the_kernel_busy_while_its_cell_runs(lab: LabFrontend) -> None:
+    """ipykernel publishes busy/idle for the answer's comm_msg on the subshell; JupyterLab and the
+    Jupyter server take the latest status for the kernel's. After the answer the kernel must still
+    look busy (the cell runs on), and idle only once the cell ends."""
+    start(lab)
+    cell = lab.execute("print(conn.call('forecast', question='Weather in Oslo?').structured['answer'])")
+    item = waiting(
+        lab.snapshot("the sampling request", lambda s: waiting(s, "sampling", "waiting")), "sampling"
+    )
+    call = {"text": "", "tool_calls": [{"name": "get_weather", "input": {"city": "Oslo"}}]}
+    answer = lab.send({"type": "answer", "id": item["id"], "action": "accept", "content": call})
+    lab.wait_for("the answer's idle", lambda: ("idle", answer) in lab.statuses)
+    mark = len(lab.received)
+    second = lab.snapshot(
+        "the follow-up",
+        lambda s: (w := waiting(s, "sampling", "waiting")) and w["id"] != item["id"],
+        since=mark,
+    )
+    after = lab.statuses[lab.statuses.index(("idle", answer)) :]
+    assert after[:2] == [("idle", answer), ("busy", cell)], after  # the cell's busy, right after
+    assert lab.status == "busy" and cell not in lab.finished
+
+    reply = lab.send(
+        {
+            "type": "answer",
+            "id": waiting(second, "sampling", "waiting")["id"],
+            "action": "accept",
+            "content": {"text": "Cold."},
+        }
+    )
+    lab.wait_for("the cell to finish", lambda: cell in lab.finished)
+    lab.pump(0.5)
+    assert ("idle", reply) in lab.statuses
+    assert lab.statuses[-1] == ("idle", cell)  # the last word is the cell's own idle
+    assert "".join(lab.outputs[cell]).strip() == "Cold."
 
 
 @pytest.mark.kernel

@@ -711,3 +711,53 @@ def test_a_tool_with_a_network_ref_never_fetches_it(schema_server: tuple[str, li
     finally:
         conn.close()
     assert hits == [], f"a network $ref was fetched: {hits}"
+
+
+def test_labels_show_the_name_as_the_server_wrote_it_with_a_title_that_says_more() -> None:
+    """`a` is labelled `a`, not the SDK's generated title "A"; a title that says more is shown beside."""
+    form = SchemaForm(
+        {
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer", "title": "A"},
+                "max_words": {"type": "integer", "title": "Max Words"},
+                "city": {"type": "string", "title": "Where you are"},
+                "subscribe": {"type": "boolean", "title": "Send me news"},
+            },
+            "required": ["a"],
+        }
+    )
+    header = {
+        name: field._header.value for name, field in form.root.fields.items() if field._header is not None
+    }
+    assert header["a"].startswith('<b class="mcpj-label"><code>a</code></b> <span class="mcpj-required-mark"')
+    assert ">A<" not in header["a"]
+    assert header["max_words"].startswith('<b class="mcpj-label"><code>max_words</code></b>')
+    assert "Max Words" not in header["max_words"]
+    assert (
+        '<code>city</code></b> <span class="mcpj-label-title"' in header["city"]
+        and "Where you are" in header["city"]
+    )
+    assert form.root.fields["subscribe"].input.description == "subscribe — Send me news"
+
+
+def test_a_field_is_checked_when_the_person_leaves_it_not_only_on_submit() -> None:
+    """A text box syncs its value when the person leaves it (continuous_update off); the form shows
+    that field's problem at once, and only that field's."""
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "minLength": 3}, "age": {"type": "integer"}},
+        "required": ["name", "age"],
+    }
+    form = SchemaForm(schema, submit_label="Call")
+    name, age = form.root.fields["name"], form.root.fields["age"]
+    assert name.input.continuous_update is False and age.input.continuous_update is False
+    name.input.value = "Al"  # what the browser sends when the person leaves the box
+    assert name.error_messages == ["'Al' is too short"]
+    assert age.error_messages == []  # not touched yet: nothing said about it
+    age.input.value = "1.5"
+    assert age.error_messages == ["1.5 is not of type 'integer'"]
+    name.input.value = "Alice"
+    assert name.error_messages == []
+    form.value = {"name": "x"}  # filled from Python: no check until the person acts or submits
+    assert name.error_messages == []

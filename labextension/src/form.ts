@@ -1,5 +1,6 @@
 /**
- * Elicitation forms: the requested JSON schema as a list of fields, and typed values back (pure).
+ * Forms from a JSON schema (an elicitation's requested schema, a sampling tool's input schema): the
+ * schema as a list of fields, and typed values back (pure).
  *
  * MCP restricts `requestedSchema` to a flat object of primitives: string (with `format`, length
  * limits), number, integer (with bounds), boolean, and enums (`enum` + optional `enumNames`, or
@@ -19,7 +20,10 @@ export interface IOption {
 
 export interface IFieldModel {
   key: string;
+  /** The property's name as the server wrote it (what the field is labelled with). */
   label: string;
+  /** The schema's `title`, shown beside the name; '' when it has none or only restates the name. */
+  title: string;
   description: string;
   kind: FieldKind;
   required: boolean;
@@ -50,7 +54,26 @@ function options(schema: any): IOption[] | null {
   return null;
 }
 
-/** The fields of an elicitation's `requested_schema`, in the schema's property order. */
+/** Words of a name or title, for comparing them: `max_words`, `Max Words` and `maxWords` agree. */
+function words(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** The title to show beside a property's name: none when the schema has none, or when it only
+ * restates the name (SDKs title `max_words` as "Max Words"). */
+export function titleBeside(key: string, title: unknown): string {
+  if (typeof title !== 'string' || !title.trim() || words(title) === words(key)) {
+    return '';
+  }
+  return title;
+}
+
+/** The fields of an elicitation's `requested_schema` (or a tool's `inputSchema`), in the schema's
+ * property order. */
 export function formModel(schema: any): IFieldModel[] {
   const properties = schema && typeof schema.properties === 'object' ? schema.properties : {};
   const required: string[] = Array.isArray(schema?.required) ? schema.required : [];
@@ -58,7 +81,8 @@ export function formModel(schema: any): IFieldModel[] {
     const prop = properties[key] ?? {};
     const field: IFieldModel = {
       key,
-      label: String(prop.title ?? key),
+      label: key,
+      title: titleBeside(key, prop.title),
       description: String(prop.description ?? ''),
       kind: 'json',
       required: required.includes(key),
@@ -129,17 +153,26 @@ export function collect(
   const content: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
-    const value = raw[field.key];
-    const result = convert(field, value, trans);
-    if ('error' in result) {
-      errors[field.key] = result.error;
-    } else if (result.value !== undefined) {
+    const result = convert(field, raw[field.key], trans);
+    const error = 'error' in result ? result.error : problem(field, result.value, trans);
+    if (error) {
+      errors[field.key] = error;
+    } else if ('value' in result && result.value !== undefined) {
       content[field.key] = result.value;
-    } else if (field.required) {
-      errors[field.key] = trans.__('required');
     }
   }
   return { content, errors };
+}
+
+/** What is wrong with one field's raw value ('' when nothing): checked when the person leaves the
+ * field, and again for every field on submit. */
+export function checkField(field: IFieldModel, raw: RawValue | undefined, trans: TranslationBundle = ENGLISH): string {
+  const result = convert(field, raw, trans);
+  return 'error' in result ? result.error : problem(field, result.value, trans);
+}
+
+function problem(field: IFieldModel, value: unknown, trans: TranslationBundle): string {
+  return value === undefined && field.required ? trans.__('required') : '';
 }
 
 type Converted = { value: unknown } | { error: string };

@@ -323,7 +323,16 @@ export interface IThemeMessage {
 
 export type AnswerAction = 'accept' | 'decline' | 'cancel';
 
-/** `answer`: decide an inbox request (content: the form's values, a reply text...). */
+/** A tool call a person answers a sampling request with (the kernel checks it against the offered
+ * tool's input schema and makes up its id). */
+export interface ISamplingToolCallAnswer {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** `answer`: decide an inbox request. `content`: an elicitation form's values; a sampling reply
+ * `{text}` or, with the human provider and offered tools, `{text, tool_calls: ISamplingToolCallAnswer[]}`;
+ * approval edits `{messages, system_prompt, model}`. */
 export interface IAnswerMessage {
   type: 'answer';
   id: string;

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 import { AppConsentCard, AppNotice } from '../src/components/AppConsentCard';
 import { ItemRow } from '../src/components/ItemRow';
-import { IConnectionInfo } from '../src/messages';
+import { SamplingReview } from '../src/components/SamplingReview';
+import { IConnectionInfo, ISamplingItem } from '../src/messages';
 import { connectionView } from '../src/view';
 
 const connection: IConnectionInfo = {
@@ -75,5 +76,52 @@ describe('AppConsentCard', () => {
       '<div class="mcpj-app-placeholder" data-reason="restarted"><div class="mcpj-app-placeholder-title">MCP App</div>' +
         '<div class="mcpj-app-placeholder-note">gone</div></div>'
     );
+  });
+});
+
+describe('SamplingReview', () => {
+  const item: ISamplingItem = {
+    id: 's1',
+    kind: 'sampling',
+    connection: 'demo',
+    title: 'Weather in Oslo?',
+    created: 0,
+    payload: {
+      system_prompt: 'Use the get_weather tool.',
+      messages: [{ role: 'user', type: 'text', text: 'Weather in Oslo?' }],
+      needs_human: true,
+      state: 'waiting',
+      tools: [{ name: 'get_weather', description: 'The weather', input_schema: { type: 'object' } }],
+      tool_choice: 'auto'
+    }
+  };
+  const html = (i: ISamplingItem): string =>
+    renderToStaticMarkup(React.createElement(SamplingReview, { item: i, answer: () => undefined, disabled: false }));
+
+  it('reads top to bottom: system prompt, messages, what to do, the reply, then the buttons', () => {
+    const text = html(item);
+    const at = (needle: string): number => {
+      const index = text.indexOf(needle);
+      expect(index, needle).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    const order = [
+      'data-role="system"',
+      'data-role="user"',
+      'mcpj-sampling-tools',
+      'mcpj-sampling-instructions',
+      'mcpj-sampling-reply-kind',
+      'data-key="reply"',
+      'mcpj-inbox-cancel',
+      'mcpj-inbox-decline',
+      'mcpj-inbox-accept'
+    ].map(at);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(text).toContain('a call of get_weather');
+  });
+
+  it('offers no tool call when the request forbids one', () => {
+    const none = { ...item, payload: { ...item.payload, tool_choice: 'none' as const } };
+    expect(html(none)).not.toContain('mcpj-sampling-reply-kind');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { collect, formModel, initialValues } from '../src/form';
+import { checkField, collect, formModel, initialValues, titleBeside } from '../src/form';
 
 // the demo server's ask_user schema, plus the other field kinds MCP allows
 const schema = {
@@ -31,7 +31,8 @@ describe('formModel', () => {
       ['tags', 'multi', false],
       ['email', 'string', false]
     ]);
-    expect(fields[0].label).toBe('Name');
+    expect(fields[0].label).toBe('name'); // the name as the server wrote it; its title only restates it
+    expect(fields[0].title).toBe('');
     expect(fields[0].description).toBe('Your name');
     expect(fields[1].options.map(o => o.label)).toEqual(['Red', 'Green', 'Blue']);
     expect(fields[5].options).toEqual([
@@ -75,5 +76,37 @@ describe('formModel', () => {
     expect(odd[0].kind).toBe('json');
     expect(collect(odd, { blob: '{"a": 1}' }).content).toEqual({ blob: { a: 1 } });
     expect(collect(odd, { blob: 'plain words' }).content).toEqual({ blob: 'plain words' });
+  });
+});
+
+describe('labels', () => {
+  it('show the name as written, with a title beside it only when it says more', () => {
+    const fields = formModel({
+      type: 'object',
+      properties: {
+        a: { type: 'integer', title: 'A' },
+        max_words: { type: 'integer', title: 'Max Words' },
+        city: { type: 'string', title: 'Where you are' },
+        units: { type: 'string' }
+      }
+    });
+    expect(fields.map(f => [f.label, f.title])).toEqual([
+      ['a', ''],
+      ['max_words', ''],
+      ['city', 'Where you are'],
+      ['units', '']
+    ]);
+    expect(titleBeside('maxWords', 'Max words')).toBe('');
+  });
+});
+
+describe('checkField', () => {
+  const fields = formModel(schema);
+  it('says what is wrong with one field, as the person leaves it', () => {
+    expect(checkField(fields[0], 'G')).toBe('at least 2 characters');
+    expect(checkField(fields[0], '')).toBe('required');
+    expect(checkField(fields[0], 'Grace')).toBe('');
+    expect(checkField(fields[3], '1.5')).toBe('not a whole number');
+    expect(checkField(fields[3], '')).toBe(''); // optional and empty: nothing to say
   });
 });

@@ -20,7 +20,8 @@ What it offers:
   :func:`human` (and the :class:`Provider` classes), :func:`choose_model`;
 - the requests: :class:`ConsentRequest`, :func:`pending`, :func:`inbox`, the answers
   :func:`accept`, :func:`answer`, :func:`approve`, :func:`decline`, :func:`cancel`
-  (:class:`Decision`, :class:`SamplingAnswer`);
+  (:class:`Decision`, :class:`SamplingAnswer`; each tool a sampling request offers is a
+  :class:`SamplingTool`);
 - :data:`roots` (also ``mj.roots``, a :class:`RootsManager`), :func:`audit`, :func:`audit_file`,
   :func:`reset`; for UIs and connections: :func:`register_presenter`, :func:`callbacks_for`.
 
@@ -48,7 +49,17 @@ from ._providers import (
     human,
     openai,
 )
-from ._requests import ConsentRequest, Decision, SamplingAnswer, accept, answer, approve, cancel, decline
+from ._requests import (
+    ConsentRequest,
+    Decision,
+    SamplingAnswer,
+    SamplingTool,
+    accept,
+    answer,
+    approve,
+    cancel,
+    decline,
+)
 from ._roots_manager import RootsManager, roots
 
 __all__ = [
@@ -76,6 +87,7 @@ __all__ = [
     "ConsentRequest",
     "Decision",
     "SamplingAnswer",
+    "SamplingTool",
     "Policy",
     "RateLimit",
     "Provider",

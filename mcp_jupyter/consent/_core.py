@@ -30,7 +30,16 @@ from ._audit_log import AuditLog
 from ._policy_book import Policy, PolicyBook, RateLimiter
 from ._presenters import StdinUnavailable, presenter, stdin_available, stdin_prompt
 from ._providers import Provider, as_provider, choose_model
-from ._requests import ConsentRequest, Decision, accept, approve, cancel, decline
+from ._requests import (
+    ConsentRequest,
+    Decision,
+    accept,
+    approve,
+    cancel,
+    decline,
+    schema_problems,
+    tool_call_problems,
+)
 from ._roots_manager import roots as _roots
 
 __all__ = ["Broker", "broker", "callbacks_for", "USER_REJECTED"]
@@ -145,9 +154,15 @@ class Broker:
 
         draft = request.draft
         stop = draft.stop_reason if draft and decision.content == draft.text else "endTurn"
-        # The model's tool calls (a request that offered tools) go back as tool_use blocks, after the
-        # text the person reviewed; the server runs the tools and may ask again with their results.
-        calls = draft.tool_calls if draft is not None and request.tools else []
+        # The tool calls (a request that offered tools): the person's own (a human reply), else the
+        # model's, go back as tool_use blocks after the text; the server runs the tools and may ask
+        # again with their results.
+        calls = list(decision.tool_calls) or (draft.tool_calls if draft is not None and request.tools else [])
+        problems = tool_call_problems(request, calls) if decision.tool_calls else []
+        if problems:
+            return self._error(
+                request, "the reply's tool calls do not fit the request: " + "; ".join(problems)
+            )
         request.finish(decision)
         self.log.record(
             request.server,
@@ -499,21 +514,8 @@ def _with_defaults(schema: dict, content: dict) -> dict:
 
 
 def _schema_errors(schema: dict, content: Any) -> list[str]:
-    """Where an elicitation answer disagrees with the requested schema (at most 10, worded for a
-    person); checked by :func:`mcp_jupyter._schema.make_validator`, so a network ``$ref`` in the
-    server's schema is never fetched and the part it describes is not checked."""
-    import jsonschema
-
-    from .._schema import make_validator
-
-    try:
-        validator = make_validator(schema, formats=False)
-        return [
-            f"{'.'.join(map(str, e.absolute_path)) or '(form)'}: {e.message}"[:200]
-            for e in validator.iter_errors(content)
-        ][:10]
-    except jsonschema.SchemaError:
-        return []
+    """Where an elicitation answer disagrees with the requested schema (formats not checked)."""
+    return schema_problems(schema, content, formats=False, whole="(form)")
 
 
 broker = Broker()

@@ -20,6 +20,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from .._compat.cpython import thread_runs
@@ -36,6 +38,7 @@ __all__ = [
     "stdin_available",
     "stdin_prompt",
     "current_cell_parent",
+    "running_cell",
     "track_cells",
     "StdinUnavailable",
 ]
@@ -60,6 +63,7 @@ class Presenter(Protocol):
 _presenter: Presenter | None = None
 _overlay: Presenter | None = None
 _cell_parent: dict | None = None
+_cell_lock = threading.Lock()  # held while the running cell is read to publish for it, and while it changes
 _tracking = False
 
 
@@ -163,6 +167,15 @@ def current_cell_parent() -> dict | None:
     return _cell_parent
 
 
+@contextmanager
+def running_cell() -> Iterator[dict | None]:
+    """The running cell's ``execute_request`` (None when none runs), held for the ``with`` block:
+    the cell is not marked finished before the block ends, so what the block publishes on IOPub
+    comes before the cell's own ``idle`` status (ipykernel publishes it after ``post_run_cell``)."""
+    with _cell_lock:
+        yield _cell_parent
+
+
 def track_cells() -> None:
     """Remember which cell runs (IPython pre/post_run_cell events), so cards appear in its output."""
     global _tracking, _cell_parent
@@ -177,11 +190,13 @@ def track_cells() -> None:
     def started(*_args: Any) -> None:
         global _cell_parent
         parent = k.get_parent("shell")
-        _cell_parent = parent if parent.get("header", {}).get("msg_type") == "execute_request" else None
+        with _cell_lock:
+            _cell_parent = parent if parent.get("header", {}).get("msg_type") == "execute_request" else None
 
     def finished(*_args: Any) -> None:
         global _cell_parent
-        _cell_parent = None
+        with _cell_lock:
+            _cell_parent = None
 
     shell.events.register("pre_run_cell", started)
     shell.events.register("post_run_cell", finished)

@@ -24,12 +24,15 @@ __all__ = [
     "ConsentRequest",
     "Decision",
     "SamplingAnswer",
+    "SamplingTool",
     "accept",
     "answer",
     "approve",
     "cancel",
     "decline",
     "looks_secret",
+    "schema_problems",
+    "tool_call_problems",
 ]
 
 _ids = itertools.count(1)
@@ -54,6 +57,9 @@ class Decision:
     content: Any = None
     edits: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
+    #: Sampling ``answer`` only: the tools the reply asks the server to run (``{"id", "name",
+    #: "input"}`` each), as a person answering for the model picked them (a request that offered tools).
+    tool_calls: tuple[dict[str, Any], ...] = ()
 
 
 def approve(
@@ -64,9 +70,24 @@ def approve(
     return Decision("approve", edits={k: v for k, v in edits.items() if v is not None})
 
 
-def answer(text: str, *, model: str | None = None) -> Decision:
-    """Answer a sampling request with this text (as the human provider does)."""
-    return Decision("answer", content=str(text), edits={"model": model} if model else {})
+def answer(text: str = "", *, model: str | None = None, tool_calls: list[dict] | None = None) -> Decision:
+    """Answer a sampling request with this text (as the human provider does) and, when the request
+    offered tools, the tools to call: ``tool_calls=[{"name": "get_weather", "input": {"city": "Oslo"}}]``
+    (an ``id`` is made up when missing). The server runs them and may ask again with their results."""
+    calls = tuple(_tool_call(call, n) for n, call in enumerate(tool_calls or []))
+    return Decision("answer", content=str(text), edits={"model": model} if model else {}, tool_calls=calls)
+
+
+def _tool_call(call: Any, n: int) -> dict[str, Any]:
+    """``{"id", "name", "input"}`` from what a person or a script gave; a clear error otherwise."""
+    if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not call["name"]:
+        raise ValueError(f"a tool call is {{'name': 'a_tool', 'input': {{...}}}}, not {call!r:.200}")
+    arguments = call.get("input", {})
+    if not isinstance(arguments, dict):
+        raise ValueError(
+            f"the input of a call of {call['name']!r} is an object (a dict), not {arguments!r:.200}"
+        )
+    return {"id": str(call.get("id") or f"call_{n + 1}"), "name": call["name"], "input": arguments}
 
 
 def accept(content: dict | None = None) -> Decision:
@@ -97,9 +118,75 @@ class SamplingAnswer:
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
 
 
+class SamplingTool(dict):
+    """One tool a server offers the model in a sampling request (``request.tools``).
+
+    Read it as an object (``t.name``, ``t.description``, ``t.input_schema``: its JSON Schema) or as
+    the dict it is (``t["name"]``, ``t["input_schema"]``, ``json.dumps(t)``). The tool is the
+    *server's*: a reply that calls it asks the server to run it.
+    """
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        """The tool's name, as the server wrote it."""
+        return self["name"]
+
+    @property
+    def description(self) -> str:
+        """What the server says the tool does ("" when it says nothing)."""
+        return self["description"]
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the tool's arguments (the ``input`` of a call)."""
+        return self["input_schema"]
+
+    def __repr__(self) -> str:
+        return f"SamplingTool(name={self.name!r}, description={self.description[:60]!r})"
+
+
 def looks_secret(*texts: Any) -> bool:
     """Whether any text (a message, a field name or description) seems to ask for a secret."""
     return any(isinstance(t, str) and _SECRET.search(t) for t in texts)
+
+
+def tool_call_problems(request: ConsentRequest, calls: list[dict[str, Any]]) -> list[str]:
+    """What is wrong with ``calls`` as a reply to ``request`` (empty when nothing): a tool it did not
+    offer, tools it forbade (``tool_choice`` ``"none"``), arguments its schema refuses. A network
+    ``$ref`` in the server's schema is never fetched."""
+    if calls and not request.may_call_tools:
+        return ["this request does not let the reply call tools"]
+    problems = []
+    for call in calls:
+        tool = request.tool(str(call.get("name")))
+        if tool is None:
+            offered = ", ".join(t.name for t in request.tools) or "none"
+            problems.append(f"{call.get('name')!r} is not one of the offered tools ({offered})")
+            continue
+        problems += [f"{tool.name}: {p}" for p in schema_problems(tool.input_schema, call.get("input"))]
+    return problems[:10]
+
+
+def schema_problems(
+    schema: dict[str, Any], value: Any, *, formats: bool = True, whole: str = "(input)"
+) -> list[str]:
+    """Where ``value`` disagrees with ``schema`` (at most 10, worded for a person: ``path: message``,
+    ``whole`` for the value itself); checked by :func:`mcp_jupyter._schema.make_validator`, so a
+    network ``$ref`` is never fetched and the part it describes is not checked."""
+    import jsonschema
+
+    from .._schema import make_validator
+
+    try:
+        validator = make_validator(schema, formats=formats)
+        return [
+            f"{'.'.join(map(str, e.absolute_path)) or whole}: {e.message}"[:200]
+            for e in validator.iter_errors(value)
+        ][:10]
+    except jsonschema.SchemaError:
+        return []
 
 
 class ConsentRequest:
@@ -108,8 +195,8 @@ class ConsentRequest:
     Read-only views of the request: :attr:`messages` (dicts with ``role``, ``type`` and ``text`` or
     ``data``/``mime_type``), :attr:`system_prompt`, :attr:`include_context`,
     :attr:`model_preferences`, :attr:`max_tokens`, :attr:`temperature`, :attr:`stop_sequences`
-    (sampling), :attr:`tools` (``[{"name", "description", "input_schema"}]``: the tools the server
-    offers the model) and :attr:`tool_choice` (``"auto"``, ``"required"``, ``"none"`` or None);
+    (sampling), :attr:`tools` (:class:`SamplingTool` each: ``t.name``, ``t.description``,
+    ``t.input_schema``, also readable as dicts: the tools the server offers the model) and :attr:`tool_choice` (``"auto"``, ``"required"``, ``"none"`` or None);
     :attr:`message`, :attr:`schema`, :attr:`url`, :attr:`mode` (elicitation);
     :attr:`roots` (``[{"uri", "name"}]``: what a ``roots/list`` under policy ``ask`` would share).
     :attr:`state` moves ``waiting`` -> (sampling: ``generating`` -> ``review``) -> ``done``;
@@ -130,7 +217,7 @@ class ConsentRequest:
         self.draft: SamplingAnswer | None = None
         self.error = ""
         self.outcome: Decision | None = None
-        self.tools: list[dict[str, Any]] = []
+        self.tools: list[SamplingTool] = []
         self.tool_choice: str | None = None
         self._listeners: list[Callable[[ConsentRequest], None]] = []
         self._lock = threading.Lock()
@@ -166,8 +253,10 @@ class ConsentRequest:
         self.stop_sequences: list[str] = list(p.stop_sequences or [])
         # Sampling with tools (2025-11-25): the tools are the *server's*, described for the model;
         # the model may answer with tool_use blocks, which the server runs, not this client.
-        self.tools: list[dict[str, Any]] = [
-            {"name": t.name, "description": t.description or "", "input_schema": dict(t.input_schema or {})}
+        self.tools: list[SamplingTool] = [
+            SamplingTool(
+                name=t.name, description=t.description or "", input_schema=dict(t.input_schema or {})
+            )
             for t in (getattr(p, "tools", None) or [])
         ]
         choice = getattr(p, "tool_choice", None)
@@ -257,9 +346,22 @@ class ConsentRequest:
         """Sampling: run the provider (``messages=``, ``system_prompt=``, ``model=`` edits allowed)."""
         return self.decide(approve(**edits))
 
-    def answer(self, text: str, *, model: str | None = None) -> bool:
-        """Sampling: reply with ``text`` yourself (human provider)."""
-        return self.decide(answer(text, model=model))
+    def answer(
+        self, text: str = "", *, model: str | None = None, tool_calls: list[dict] | None = None
+    ) -> bool:
+        """Sampling: reply with ``text`` yourself (human provider) and/or ask the server to run some of
+        the tools it offered: ``tool_calls=[{"name": ..., "input": {...}}]``."""
+        return self.decide(answer(text, model=model, tool_calls=tool_calls))
+
+    @property
+    def may_call_tools(self) -> bool:
+        """Whether a reply to this sampling request may call the tools it offers (``tool_choice``
+        is not ``"none"``)."""
+        return bool(self.tools) and self.tool_choice != "none"
+
+    def tool(self, name: str) -> SamplingTool | None:
+        """The offered tool called ``name``, or None."""
+        return next((t for t in self.tools if t.name == name), None)
 
     def send(self, text: str | None = None) -> bool:
         """Sampling, after review: send the provider's answer back (``text`` replaces it if edited)."""

@@ -36,6 +36,10 @@ Tools (arguments in call order; ``=`` marks a default):
   ``Hello, <name>! Welcome to the MCP demo server.`` (a decline or cancel gets a greeting too).
 - ``summarize(text: str, max_words: int = 30)`` -> asks the client's LLM (sampling); returns
   structured ``Summary`` ``{summary, model, stop_reason}``.
+- ``forecast(question: str = "What is the weather in Paris?")`` -> asks the client's LLM, offering it
+  the tool ``get_weather(city, units?)`` (sampling with tools); when the answer calls it, the server
+  runs it and asks again with the ``tool_result`` (``tool_choice`` ``none``: answer in words); returns
+  structured ``ToolUseReport`` ``{model, stop_reason, text, tool_calls, weather, answer}``.
 - ``roots()`` -> asks the client for its roots; returns structured ``{"result": [{uri, name}]}``.
 
 ``ask_user``, ``summarize`` and ``roots`` work in both protocol eras: a 2025-era client gets a pushed
@@ -107,6 +111,7 @@ from mcp_types import (
     Tool,
     ToolAnnotations,
     ToolChoice,
+    ToolResultContent,
     ToolUseContent,
     UnsubscribeRequestParams,
 )
@@ -503,14 +508,65 @@ WEATHER_TOOL = Tool(
 )
 
 
+_FORECAST_SYSTEM_PROMPT = "Use the get_weather tool for questions about the weather."
+
+
 def _forecast_request(question: str) -> Sample:
     """Resolver for `forecast`: ask the client's LLM, offering it the `get_weather` tool."""
     return Sample(
         [SamplingMessage(role="user", content=TextContent(type="text", text=question))],
         max_tokens=200,
-        system_prompt="Use the get_weather tool for questions about the weather.",
+        system_prompt=_FORECAST_SYSTEM_PROMPT,
         tools=[WEATHER_TOOL],
         tool_choice=ToolChoice(mode="auto"),
+    )
+
+
+def _weather_calls(reply: CreateMessageResultWithTools) -> list[ToolUseContent]:
+    """The `get_weather` calls an answer asks for."""
+    return [b for b in reply.content_as_list if isinstance(b, ToolUseContent) and b.name == WEATHER_TOOL.name]
+
+
+def _run_weather(call: ToolUseContent) -> Weather:
+    """What `get_weather` gives for one call (the demo runs the tools its LLM asks for)."""
+    units = "imperial" if call.input.get("units") == "imperial" else "metric"
+    return _fake_weather(str(call.input.get("city", "?")), units)
+
+
+def _forecast_answer(
+    question: str, reply: Annotated[CreateMessageResultWithTools, Resolve(_forecast_request)]
+) -> Sample | None:
+    """Resolver for `forecast`'s second round: when the first answer called `get_weather`, ask again
+    with the tool results (the conversation so far, then a `tool_result` per call) for the final
+    answer in words; nothing to ask when it answered in text."""
+    calls = [b for b in reply.content_as_list if isinstance(b, ToolUseContent)]
+    if not calls:
+        return None
+    results = [
+        ToolResultContent(
+            type="tool_result",
+            tool_use_id=call.id,
+            content=[TextContent(type="text", text=_run_weather(call).model_dump_json())],
+        )
+        if call.name == WEATHER_TOOL.name
+        else ToolResultContent(
+            type="tool_result",
+            tool_use_id=call.id,
+            content=[TextContent(type="text", text=f"no tool named {call.name!r}")],
+            is_error=True,
+        )
+        for call in calls
+    ]
+    return Sample(
+        [
+            SamplingMessage(role="user", content=TextContent(type="text", text=question)),
+            SamplingMessage(role="assistant", content=reply.content_as_list),
+            SamplingMessage(role="user", content=results),
+        ],
+        max_tokens=200,
+        system_prompt=_FORECAST_SYSTEM_PROMPT,
+        tools=[WEATHER_TOOL],
+        tool_choice=ToolChoice(mode="none"),
     )
 
 
@@ -559,24 +615,21 @@ def _add_client_feature_tools(server: MCPServer) -> None:
         question: Annotated[str, Field(description="What to ask the LLM")] = "What is the weather in Paris?",
         *,
         reply: Annotated[CreateMessageResultWithTools, Resolve(_forecast_request)],
+        final: Annotated[CreateMessageResultWithTools | None, Resolve(_forecast_answer)],
     ) -> ToolUseReport:
         """Ask the client's LLM a question, offering it a `get_weather` tool (sampling with tools);
-        run the tool calls it answers with and report them, with their results."""
+        run the tool calls it answers with, send their results back in a second sampling request,
+        and report the calls, their results and the final answer."""
         blocks = reply.content_as_list
         calls = [b for b in blocks if isinstance(b, ToolUseContent)]
-        weather = [
-            _fake_weather(
-                str(c.input.get("city", "?")), "imperial" if c.input.get("units") == "imperial" else "metric"
-            )
-            for c in calls
-            if c.name == WEATHER_TOOL.name
-        ]
+        last = final if final is not None else reply
         return ToolUseReport(
             model=reply.model,
             stop_reason=reply.stop_reason,
             text="\n".join(b.text for b in blocks if isinstance(b, TextContent)),
             tool_calls=[ToolCall(id=c.id, name=c.name, input=c.input) for c in calls],
-            weather=weather,
+            weather=[_run_weather(c) for c in _weather_calls(reply)],
+            answer="\n".join(b.text for b in last.content_as_list if isinstance(b, TextContent)),
         )
 
     @server.tool(title="List the client's roots", annotations=_READ_ONLY)

@@ -111,13 +111,15 @@ class ToolCall(BaseModel):
 
 
 class ToolUseReport(BaseModel):
-    """What `forecast` returns: the LLM's answer, the tools it asked for, and what they gave."""
+    """What `forecast` returns: the LLM's first answer (its text and the tools it asked for), what
+    the tools gave, and its final answer once it read their results."""
 
     model: str
     stop_reason: str | None = None
     text: str = ""
     tool_calls: list[ToolCall] = []
     weather: list[Weather] = []
+    answer: str = ""
 
 
 class RootInfo(BaseModel):

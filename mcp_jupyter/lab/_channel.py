@@ -31,7 +31,9 @@ from typing import Any
 from mcp_jupyter._compat.comm import is_closed
 from mcp_jupyter._compat.ipykernel import route_comm_by_header
 from mcp_jupyter._version import __version__
-from mcp_jupyter.consent._presenters import kernel
+from mcp_jupyter.consent._presenters import kernel, track_cells
+
+from ._main_status import after_subshell_message
 
 __all__ = [
     "TARGET",
@@ -158,6 +160,7 @@ def install() -> bool:
     from comm import create_comm, get_comm_manager
 
     get_comm_manager().register_target(TARGET, _opened)
+    track_cells()  # which cell runs: the kernel stays busy for it while the channel answers (_main_status)
     try:
         announcement = create_comm(target_name=ANNOUNCE, data={"version": __version__, "protocol": PROTOCOL})
         announcement.close()
@@ -218,6 +221,7 @@ def _received(peer: _Peer, msg: dict) -> None:
             handler(data)
         except Exception:  # noqa: BLE001 - one handler's bug must not silence the others
             _log.exception("a JupyterLab channel handler failed on a %r message", kind)
+    after_subshell_message(msg)  # the notebook must not look idle while its cell still runs
 
 
 def _hello(peer: _Peer, msg: dict, data: dict) -> None:

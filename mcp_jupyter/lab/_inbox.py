@@ -16,8 +16,11 @@ Answers (``{"type": "answer", "id", "action": "accept"|"decline"|"cancel", "cont
   and the request keeps waiting. URL mode: ``accept`` means the person opened the URL.
 - sampling ``accept`` while ``state`` is ``waiting``: approve, with optional edits
   ``{"messages": [...], "system_prompt": str, "model": str}``; with the human provider
-  (``needs_human``) ``{"text": ...}`` is the reply. While ``state`` is ``review`` (the model's
-  ``draft`` is in the payload): send it, or ``{"text": ...}`` instead.
+  (``needs_human``) ``{"text": ...}`` is the reply, and when the request offers tools
+  ``{"text": ..., "tool_calls": [{"name", "input"}]}`` asks the server to run them (checked against
+  the offered tools and their ``input_schema``; a wrong call is refused with ``answer.error``). While
+  ``state`` is ``review`` (the model's ``draft`` is in the payload): send it, or ``{"text": ...}``
+  instead.
 - roots ``accept``: share the listed roots (``payload.roots``) with the server.
 - ``decline`` / ``cancel``: as the card's buttons.
 """
@@ -29,7 +32,8 @@ from typing import Any
 
 from mcp_jupyter._schema import apply_defaults, iter_field_errors, make_validator
 from mcp_jupyter.consent._presenters import Presenter, card_presenter, main_thread_blocked, register_overlay
-from mcp_jupyter.consent._requests import ConsentRequest
+from mcp_jupyter.consent._requests import ConsentRequest, tool_call_problems
+from mcp_jupyter.consent._requests import answer as answer_decision
 
 __all__ = ["ChannelPresenter", "install_presenter", "answer"]
 
@@ -103,6 +107,10 @@ def answer(data: dict[str, Any]) -> list[dict[str, Any]] | None:
         ][:20]
         if problems:
             return problems
+    if action == "accept" and request.feature == "sampling" and request.needs_human:
+        problems = _tool_call_problems(request, content.get("tool_calls"))
+        if problems:
+            return problems
     with _answered_lock:
         key = (request.id, request.state)
         if key in _answered:
@@ -110,6 +118,17 @@ def answer(data: dict[str, Any]) -> list[dict[str, Any]] | None:
         _answered.add(key)
     _decide(request, action, content)
     return None
+
+
+def _tool_call_problems(request: ConsentRequest, calls: Any) -> list[dict[str, Any]]:
+    """Why the tool calls of a person's sampling reply cannot go to the server (empty: they can)."""
+    if not calls:
+        return []
+    try:
+        checked = answer_decision(tool_calls=calls).tool_calls
+    except ValueError as exc:
+        return [{"path": ["tool_calls"], "message": str(exc)[:300]}]
+    return [{"path": ["tool_calls"], "message": p} for p in tool_call_problems(request, list(checked))]
 
 
 def _decide(request: ConsentRequest, action: str, content: dict[str, Any]) -> None:
@@ -125,7 +144,7 @@ def _decide(request: ConsentRequest, action: str, content: dict[str, Any]) -> No
         text = content.get("text")
         request.send(None if text is None else str(text))
     elif request.needs_human:
-        request.answer(str(content.get("text", "")))
+        request.answer(str(content.get("text", "")), tool_calls=content.get("tool_calls") or None)
     else:
         edits = {k: content[k] for k in ("messages", "system_prompt", "model") if content.get(k) is not None}
         request.approve(**edits)

@@ -274,7 +274,7 @@ def inbox() -> list[dict[str, Any]]:
 def inbox_item(request: ConsentRequest) -> dict[str, Any]:
     """One waiting request as an inbox item (its payload is untrusted server text)."""
     if request.feature == "sampling":
-        title = f"asks your LLM: {request.summary}"
+        title = request.summary  # the label before it says "wants to use your LLM"
         payload: dict[str, Any] = {
             "messages": request.messages,
             "system_prompt": request.system_prompt,

@@ -15,8 +15,10 @@ CSS classes for tests: the card ``mcpj-consent-card`` (+ ``mcpj-consent-sampling
 ``mcpj-consent-approve`` (sampling Approve, elicitation Accept), ``mcpj-consent-decline``,
 ``mcpj-consent-cancel``, ``mcpj-consent-send`` (send the reviewed reply), ``mcpj-consent-open`` /
 ``mcpj-consent-confirm-open`` (URL mode); fields ``mcpj-consent-message``, ``mcpj-consent-system``,
-``mcpj-consent-model``, ``mcpj-consent-reply`` (human provider), ``mcpj-consent-answer`` (review),
-``mcpj-consent-secret-warning``, ``mcpj-consent-url``.
+``mcpj-consent-model``, ``mcpj-consent-reply`` (human provider), ``mcpj-consent-reply-choice`` (its
+tabs: text, or a call of an offered tool), ``mcpj-consent-tool-form`` (+ ``-<tool>``: that call's
+arguments), ``mcpj-consent-answer`` (review), ``mcpj-consent-secret-warning``, ``mcpj-consent-url``;
+the row of buttons ``mcpj-consent-buttons`` (Cancel, Decline, then the primary one).
 
 Everything shown came from the server: it is escaped and truncated by
 :mod:`mcp_jupyter.display._html` (``clip``, ``esc``), and never rendered as HTML.
@@ -44,6 +46,7 @@ from mcp_jupyter.consent._requests import ConsentRequest
 from mcp_jupyter.display._html import clip, esc
 
 from . import _style as style
+from ._fields import css_name
 from ._submit import SubmitButton, iter_widgets
 
 __all__ = [
@@ -58,6 +61,7 @@ __all__ = [
 
 _TEXT_LIMIT = 20_000
 _MEDIA_LIMIT = 4_000_000  # base64 characters; bigger media are described, not decoded
+_TOOL_FORMS = 20  # offered tools a person can call from the card (each is a form); the rest are listed
 _HEADER_STYLE = (
     f"border-left:6px solid {style.ATTENTION};border-radius:4px;padding:6px;"
     f"background:{style.HEADER_BACKGROUND};color:{style.TEXT}"
@@ -89,9 +93,7 @@ class ConsentCard(W.VBox):
         self.cancel_button = _button("Cancel", "mcpj-consent-cancel", "", "ban")
         self.decline_button.on_click(lambda _b: request.decline("declined in the card"))
         self.cancel_button.on_click(lambda _b: request.cancel("cancelled in the card"))
-        super().__init__(
-            self.body() + [self.status], layout=W.Layout(border=f"2px solid {style.ATTENTION}", padding="6px")
-        )
+        super().__init__(self.body(), layout=W.Layout(border=f"2px solid {style.ATTENTION}", padding="6px"))
         self.add_class("mcpj-consent-card")
         self.add_class(f"mcpj-consent-{request.feature}")
         for widget in iter_widgets(self):
@@ -103,13 +105,20 @@ class ConsentCard(W.VBox):
         r = self.request
         return (
             f"<div class='mcpj-consent-header' style='{_HEADER_STYLE}'><b style='font-size:1.15em'>MCP server "
-            f"<u>{clip(r.server, 200)}</u> {self.kind}</b>"
-            f"<span style='float:right;color:{style.TEXT_SOFT}'>consent request {r.id}</span></div>"
+            f"<u>{clip(r.server, 200)}</u> {self.kind}</b></div>"
         )
 
     def body(self) -> list[W.Widget]:
-        """The card's widgets (subclasses)."""
-        return [self.header]
+        """The card's widgets (subclasses): what the server asks, then :meth:`ending`."""
+        return [self.header, *self.ending()]
+
+    def ending(self, *primary: W.Widget | None) -> list[W.Widget]:
+        """What every card ends with: the status line (what to do now, or what was decided), then
+        the buttons, Cancel and Decline first and the primary ones last, as in JupyterLab's dialogs."""
+        buttons = [self.cancel_button, self.decline_button, *(b for b in primary if b is not None)]
+        row = W.HBox(buttons)
+        row.add_class("mcpj-consent-buttons")
+        return [self.status, row]
 
     def controls(self) -> list[W.Widget]:
         """Every input and button, disabled once the request is done."""
@@ -134,22 +143,24 @@ class ConsentCard(W.VBox):
 
 
 class SamplingCard(ConsentCard):
-    """A sampling request: messages (editable), system prompt, parameters, model; then the reply."""
+    """A sampling request: system prompt and messages (editable), parameters, the offered tools, the
+    model; then the reply (typed by you with the human provider: text, or a call of an offered tool)
+    or the model's answer to review."""
 
     kind = "asks your LLM to answer (sampling)"
 
     def body(self) -> list[W.Widget]:
-        """Messages, system prompt, parameters, model picker, buttons and the review area."""
+        """System prompt, messages, parameters, tools, model picker; status, reply area, buttons."""
         r = self.request
         self.message_boxes: list[tuple[int, W.Textarea]] = []
-        parts: list[W.Widget] = [self.header]
-        for index, message in enumerate(r.messages):
-            parts.append(self._message_widget(index, message))
         self.system_box = W.Textarea(
             value=r.system_prompt or "", placeholder="(no system prompt)", layout=W.Layout(width="100%")
         )
         self.system_box.add_class("mcpj-consent-system")
-        parts += [W.HTML("<b>System prompt</b>"), self.system_box, W.HTML(self._parameters_html())]
+        parts: list[W.Widget] = [self.header, W.HTML("<b>System prompt</b>"), self.system_box]
+        for index, message in enumerate(r.messages):
+            parts.append(self._message_widget(index, message))
+        parts.append(W.HTML(self._parameters_html()))
         if r.tools:
             parts.append(W.HTML(self._tools_html(), _dom_classes=["mcpj-consent-tools"]))
         models = list(dict.fromkeys([*(r.models or []), *([r.chosen_model] if r.chosen_model else [])]))
@@ -158,10 +169,14 @@ class SamplingCard(ConsentCard):
         )
         self.model_picker.description = "Model"
         self.model_picker.add_class("mcpj-consent-model")
+        if not r.needs_human:
+            parts.append(self.model_picker)
         self.reply_box = W.Textarea(
             placeholder="Type the reply the server gets", layout=W.Layout(width="100%")
         )
         self.reply_box.add_class("mcpj-consent-reply")
+        self.tool_forms: list[tuple[Any, Any]] = []  # (offered tool, its SchemaForm)
+        self.reply_choice: W.Tab | None = None
         label = "Send reply" if r.needs_human else "Approve"
         self.approve_button = _button(label, "mcpj-consent-approve", "success", "check", submits=True)
         self.approve_button.on_click(lambda _b: self._approve())
@@ -173,17 +188,52 @@ class SamplingCard(ConsentCard):
         )
         self.send_button.layout.display = "none"
         self.send_button.on_click(lambda _b: r.send(self.answer_box.value))
+        self.status.value = self._instructions()
+        parts.append(self.status)
         if r.needs_human:
-            parts += [W.HTML("<b>Your reply</b>"), self.reply_box]
-        else:
-            parts.append(self.model_picker)
-        parts += [
-            W.HBox([self.approve_button, self.decline_button, self.cancel_button]),
-            self.tool_calls_html,
-            self.answer_box,
-            self.send_button,
-        ]
-        return parts
+            parts.append(self._reply_area())
+        parts += [self.tool_calls_html, self.answer_box]
+        row = W.HBox([self.cancel_button, self.decline_button, self.approve_button, self.send_button])
+        row.add_class("mcpj-consent-buttons")
+        return [*parts, row]
+
+    def _instructions(self) -> str:
+        r = self.request
+        if not r.needs_human:
+            return "<i>Read the request (edit it if you like), then <b>Approve</b> to ask the model.</i>"
+        if r.may_call_tools:
+            return (
+                "<i>Answer for the model: type a reply, or pick a tool's tab and fill in its arguments "
+                "(the server runs it), then <b>Send reply</b>.</i>"
+            )
+        return "<i>Answer for the model: type the reply the server gets, then <b>Send reply</b>.</i>"
+
+    def _reply_area(self) -> W.Widget:
+        """The human provider's reply: a text box, and with offered tools one tab per tool whose form
+        (generated from the tool's ``input_schema``) becomes a ``tool_use`` answer. Tabs switch in the
+        browser, and Send reply carries the chosen tab with the click, like the typed values."""
+        from ._schema_form import SchemaForm
+
+        r = self.request
+        text_page = W.VBox([W.HTML("<b>Your reply</b>"), self.reply_box])
+        if not r.may_call_tools:
+            return text_page
+        pages: list[W.Widget] = [text_page]
+        titles = ["Reply in text"]
+        for tool in r.tools[:_TOOL_FORMS]:
+            form = SchemaForm(tool.input_schema)
+            form.add_class("mcpj-consent-tool-form")
+            form.add_class(f"mcpj-consent-tool-form-{css_name(tool.name)}")
+            about = W.HTML(
+                f"<div>Ask the server to run <code>{clip(tool.name, 120)}</code> with these arguments."
+                f"<div style='color:{style.MUTED};white-space:pre-wrap'>{clip(tool.description, 1000)}</div></div>"
+            )
+            self.tool_forms.append((tool, form))
+            pages.append(W.VBox([about, form]))
+            titles.append(f"Call {tool.name[:60]}")
+        self.reply_choice = W.Tab(children=pages, titles=titles)
+        self.reply_choice.add_class("mcpj-consent-reply-choice")
+        return self.reply_choice
 
     def _message_widget(self, index: int, message: dict) -> W.Widget:
         role = W.HTML(f"<b>{clip(message.get('role', '?'), 40)}</b>")
@@ -257,7 +307,7 @@ class SamplingCard(ConsentCard):
     def _approve(self) -> None:
         r = self.request
         if r.needs_human:
-            r.answer(self.reply_box.value)
+            self._send_human_reply()
             return
         edits: dict[str, Any] = {}
         messages = [dict(m) for m in r.messages]
@@ -274,6 +324,18 @@ class SamplingCard(ConsentCard):
             edits["model"] = self.model_picker.value
         self.approve_button.disabled = True
         r.approve(**edits)
+
+    def _send_human_reply(self) -> None:
+        """Send what the person wrote: the text, or a call of the tool whose tab is chosen."""
+        chosen = self.reply_choice.selected_index if self.reply_choice is not None else 0
+        if not chosen:
+            self.request.answer(self.reply_box.value)
+            return
+        tool, form = self.tool_forms[chosen - 1]
+        if form.validate():
+            self.status.value = f"<span style='color:{style.ERROR}'>fix the arguments shown in the form, then Send reply</span>"
+            return
+        self.request.answer(tool_calls=[{"name": tool.name, "input": form.value}])
 
     def refresh(self) -> None:
         """Show progress, then the provider's reply for review, then the outcome."""
@@ -329,14 +391,11 @@ class ElicitationCard(ConsentCard):
         self.link = W.HTML()
         if r.mode == "url":
             parts += self._url_widgets()
-            buttons = [self.open_button, self.decline_button, self.cancel_button]
-        else:
-            self.form = SchemaForm(r.schema)
-            self.accept_button.on_click(lambda _b: self._accept())
-            parts.append(self.form)
-            buttons = [self.accept_button, self.decline_button, self.cancel_button]
-        parts.append(W.HBox([b for b in buttons if b is not None]))
-        return parts
+            return parts + self.ending(self.open_button)
+        self.form = SchemaForm(r.schema)
+        self.accept_button.on_click(lambda _b: self._accept())
+        parts.append(self.form)
+        return parts + self.ending(self.accept_button)
 
     def _url_widgets(self) -> list[W.Widget]:
         url = str(self.request.url or "")
@@ -398,7 +457,7 @@ class RootsCard(ConsentCard):
         self.accept_button = _button("Share", "mcpj-consent-approve", "success", "check")
         self.accept_button.add_class("mcpj-consent-accept")
         self.accept_button.on_click(lambda _b: self.request.accept())
-        return [self.header, listing, W.HBox([self.accept_button, self.decline_button, self.cancel_button])]
+        return [self.header, listing, *self.ending(self.accept_button)]
 
     def controls(self) -> list[W.Widget]:
         """The buttons."""

@@ -5,8 +5,9 @@ protocol history and server info, with a search box, live refresh and a server s
     Explorer(mj.connections().values())     # several servers: %mcp explore
 
 Fast on big servers because it is lazy: a tab is built when first shown, lists are fetched in
-the background (the constructor never waits for a server), a list is ONE Select widget however
-long, and a tool's form is built only when that tool is selected. It refreshes on the server's
+the background (the constructor never waits for a server), a list is ONE widget however long (an
+``IconList``: each row with the item's icon, checked by ``mcp_jupyter._icons``), and a tool's form is
+built only when that tool is selected. It refreshes on the server's
 list_changed notifications (listeners run on the runtime thread; re-listing is spawned there).
 
 CSS classes: `mcpj-explorer`, `mcpj-server-selector`, `mcpj-search`, `mcpj-explorer-tabs`,
@@ -29,6 +30,7 @@ from mcp_jupyter.display._html import esc
 from mcp_jupyter.display._tables import connection_html, history_html, item_icon, logs_html
 
 from ._background import Job, settle, spawn, start
+from ._icon_list import IconList, rows_with_icons
 from ._prompt_form import PromptForm
 from ._resource_views import ResourceBrowser, TemplateForm, _haystack
 from ._tool_form import ToolForm
@@ -60,7 +62,7 @@ class _ListPane(W.VBox):
         self.query = query
         self.job: Job | None = None
         self.details: dict[str, W.Widget] = {}
-        self.list = W.Select(options=[], rows=12, layout=W.Layout(width="100%"))
+        self.list = IconList(rows=12, layout=W.Layout(width="100%"))
         self.list.add_class("mcpj-item-list")
         self.list.observe(lambda change: self.select(change["new"]), "value")
         self.count = W.Label("loading…")
@@ -100,10 +102,7 @@ class _ListPane(W.VBox):
         self.query = query
         q = query.strip().lower()
         shown = [i for i in self.items if not q or q in _haystack(i)]
-        selected = self.list.value
-        self.list.options = [(_label(i), _key(i)) for i in shown]
-        if selected in {_key(i) for i in shown}:
-            self.list.value = selected
+        self.list.items = rows_with_icons((_key(i), _label(i), _icon(i)) for i in shown)
         total = len(self.items)
         counted_all = counted(total, _ONE[self.kind])
         self.count.value = f"{len(shown)} of {counted_all}" if q else counted_all
@@ -126,6 +125,14 @@ class _ListPane(W.VBox):
 
 def _key(item: Any) -> str:
     return getattr(item, "uri_template", None) or item.name
+
+
+def _icon(item: Any) -> Any:
+    """The item's icon as :mod:`mcp_jupyter._icons` decided it (None without one)."""
+    try:
+        return getattr(item, "icon", None)
+    except Exception:  # noqa: BLE001 - a closed connection: no icon
+        return None
 
 
 def _label(item: Any) -> str:

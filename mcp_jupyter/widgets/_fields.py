@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -57,6 +58,9 @@ class BuildContext:
     validator: Any
     ref_stack: tuple[str, ...] = ()
     depth: int = 0
+    #: Called with a field when the person leaves its input having changed it (a text box syncs
+    #: its value on leaving it; a checkbox or a list on each change): the form checks that field.
+    on_leave: Callable[[Field], None] | None = None
 
     def deeper(self, ref: str | None = None) -> BuildContext:
         """The context one level down, remembering `ref` if one was followed to get there."""
@@ -74,12 +78,46 @@ def css_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", name)[:100] or "_"
 
 
-def _header_html(title: str | None, required: bool, description: str | None, hints: str = "") -> str:
-    """Escaped HTML for a field's label (title, required mark) and help text."""
+def _words(text: str) -> str:
+    """A name or title as lower-case words: ``max_words``, ``Max Words`` and ``maxWords`` agree."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return re.sub(r"[_\-\s]+", " ", spaced).strip().lower()
+
+
+def title_beside(name: str, title: Any) -> str:
+    """The schema ``title`` worth showing beside a property's name: none when it only restates the
+    name (SDKs title ``max_words`` "Max Words"), else the title."""
+    if not isinstance(title, str) or not title.strip() or _words(title) == _words(name):
+        return ""
+    return title
+
+
+def label_text(name: str | None, title: str | None, required: bool) -> str:
+    """A field's label as plain text (a checkbox's description): the name as the server wrote it,
+    its title beside it, ``*`` when required; the title alone for a part without a name."""
+    extra = title_beside(name, title) if name is not None else ""
+    text = (name if name is not None else title or "") + (f" — {extra}" if extra else "")
+    return text + (" *" if required else "")
+
+
+def _header_html(
+    name: str | None, title: str | None, required: bool, description: str | None, hints: str = ""
+) -> str:
+    """Escaped HTML for a field's label (the property's name as the server wrote it, its schema title
+    beside it, the required mark) and help text. A part without a name (an array item, a union
+    branch) is labelled with its title, if it has one."""
     parts = []
-    if title:
+    label = ""
+    if name is not None:
+        label = f'<b class="mcpj-label"><code>{short(name, TITLE_LIMIT)}</code></b>'
+        extra = title_beside(name, title)
+        if extra:
+            label += f' <span class="mcpj-label-title" style="color:{style.TEXT_SOFT}">{short(extra, TITLE_LIMIT)}</span>'
+    elif title:
+        label = f'<b class="mcpj-label">{short(title, TITLE_LIMIT)}</b>'
+    if label:
         mark = f' <span class="mcpj-required-mark" style="color:{style.ERROR}">*</span>' if required else ""
-        parts.append(f'<b class="mcpj-label">{short(title, TITLE_LIMIT)}</b>{mark}')
+        parts.append(label + mark)
     help_text = " ".join(t for t in (description, hints) if t)
     if help_text:
         parts.append(
@@ -126,6 +164,13 @@ class Field:
         children = [w for w in (self._header, *body) if w is not None]
         self.widget = W.VBox(children, _dom_classes=classes)
         self.prefill_default()
+        self._watch_input()
+
+    def _watch_input(self) -> None:
+        """Tell the form when the person changed this field's input (and left it, for text)."""
+        on_leave = self.ctx.on_leave
+        if on_leave is not None and isinstance(getattr(self, "input", None), W.ValueWidget):
+            self.input.observe(lambda _change: on_leave(self), "value")
 
     def prefill_default(self) -> None:
         """Show the schema's `default`, so what the user sees is what gets sent."""
@@ -134,7 +179,7 @@ class Field:
 
     def header_html(self) -> str:
         """The label and help shown above the input."""
-        return _header_html(self.title, self.required, self.description, self.hints())
+        return _header_html(self.name, self.title, self.required, self.description, self.hints())
 
     def hints(self) -> str:
         """Constraints worth telling the user before they type (overridden per kind)."""
@@ -222,7 +267,9 @@ class StringField(Field):
             examples[0] if isinstance(examples, list) and examples and isinstance(examples[0], str) else ""
         )
         placeholder = FORMAT_PLACEHOLDERS.get(self.schema.get("format"), "") or truncate(example, 100)
-        self.input = tag_input(cls(placeholder=placeholder, layout=W.Layout(width="100%")), self.name)
+        self.input = tag_input(
+            cls(placeholder=placeholder, continuous_update=False, layout=W.Layout(width="100%")), self.name
+        )
         self._explicit_empty = False
         self.input.observe(self._user_edit, "value")
         return [self.input]
@@ -272,7 +319,9 @@ class NumberField(Field):
         return f"({kind}, {'' if low is None else low} … {'' if high is None else high})"
 
     def build(self) -> list[W.Widget]:
-        self.input = tag_input(W.Text(placeholder=self.hints().strip("()")), self.name)
+        self.input = tag_input(
+            W.Text(placeholder=self.hints().strip("()"), continuous_update=False), self.name
+        )
         return [self.input]
 
     def get_value(self) -> Any:
@@ -297,10 +346,10 @@ class BooleanField(Field):
 
     def header_html(self) -> str:
         # The checkbox carries the title; the header only holds the help text.
-        return _header_html(None, False, self.description)
+        return _header_html(None, None, False, self.description)
 
     def build(self) -> list[W.Widget]:
-        label = (self.title or "") + (" *" if self.required else "")
+        label = label_text(self.name, self.title, self.required)
         self.input = tag_input(
             W.Checkbox(False, description=truncate(label, TITLE_LIMIT), indent=False), self.name
         )
@@ -440,7 +489,10 @@ class RawField(Field):
 
     def build(self) -> list[W.Widget]:
         self.input = tag_input(
-            W.Textarea(placeholder="JSON value", rows=3, layout=W.Layout(width="100%")), self.name
+            W.Textarea(
+                placeholder="JSON value", rows=3, continuous_update=False, layout=W.Layout(width="100%")
+            ),
+            self.name,
         )
         self.input.add_class("mcpj-raw-field")
         return [self.input]

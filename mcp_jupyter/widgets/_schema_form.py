@@ -68,7 +68,8 @@ def format_path(path: tuple | list) -> str:
 
 class SchemaForm(W.VBox):
     """A form for a JSON Schema. `value` is plain JSON (omitted optional fields left out) and can
-    be set; `validate()` checks it with Draft 2020-12 and shows errors next to their fields;
+    be set; a field's problems show under it as soon as the person changes it and leaves it;
+    `validate()` checks the whole value with Draft 2020-12 and shows errors next to their fields;
     a "Raw JSON" toggle edits the whole value as text; `on_submit` runs after a valid submit.
 
     Everything in the schema is untrusted: titles and descriptions are shown as escaped text and
@@ -89,7 +90,8 @@ class SchemaForm(W.VBox):
         self._submit_handlers = W.CallbackDispatcher()
         self._raw_mode = False
         self._forced_raw_text: str | None = None
-        ctx = BuildContext(root=self.schema, validator=self._validator)
+        self._quiet = True  # no field checks while the form is built or filled from Python
+        ctx = BuildContext(root=self.schema, validator=self._validator, on_leave=self._left)
         self.root: Field = build_field(ctx, self.schema, None, True, False, show_header=False)
         self._summary = W.HTML(layout=W.Layout(display="none"), _dom_classes=["mcpj-error-summary"])
         self._raw_editor = W.Textarea(layout=W.Layout(width="100%", height="16em", display="none"))
@@ -121,6 +123,7 @@ class SchemaForm(W.VBox):
             self.submit_button.scope = self  # a click carries the values typed in this form
         if value is not None:
             self.value = value
+        self._quiet = False
 
     def _heading(self, title: str | None) -> list[W.Widget]:
         title = title if title is not None else self.schema.get("title")
@@ -159,7 +162,11 @@ class SchemaForm(W.VBox):
         if self._raw_mode:
             self._raw_editor.value = json.dumps(value, indent=2)
             return
-        self.root.set_value(value)
+        quiet, self._quiet = self._quiet, True
+        try:
+            self.root.set_value(value)
+        finally:
+            self._quiet = quiet
         if not same_json(self.value, value):
             self._enter_raw(
                 json.dumps(value, indent=2), note="This value cannot be shown exactly in the form."
@@ -193,6 +200,21 @@ class SchemaForm(W.VBox):
                 )
         self._show_summary(errors)
         return errors
+
+    def _left(self, field: Field) -> None:
+        """The person changed ``field`` and left it: show its own problems under it now (the rest of
+        the form is checked on submit)."""
+        if self._quiet or self._raw_mode:
+            return
+        field.clear_errors()
+        messages = [message for _f, message in field.problems()]
+        if not messages:
+            for path, error in iter_field_errors(self._validator, self.value):
+                located, rest = self.root.locate(path)
+                if located is field:
+                    messages.append(_field_message(error.validator, error.message, rest))
+        if messages:
+            field.show_errors(messages)
 
     def _validate_raw(self) -> list[FormError]:
         value = _try_json(self._raw_editor.value)
@@ -278,7 +300,11 @@ class SchemaForm(W.VBox):
             value = json.loads(text) if text.strip() else ({} if self._is_object_schema() else None)
         except ValueError as exc:
             return self._stay_raw(f"Not valid JSON ({exc}). Fix it to go back to the form.")
-        self.root.set_value(value)
+        self._quiet = True
+        try:
+            self.root.set_value(value)
+        finally:
+            self._quiet = False
         shown = self.root.get_value()
         shown = ({} if self._is_object_schema() else None) if shown is MISSING else shown
         if not same_json(shown, value) and self._forced_raw_text != text:

@@ -25,6 +25,9 @@ import traitlets as T
 # Synced keys that hold what a person entered: ``value`` (text, numbers, checkboxes, combobox) and
 # ``index`` (dropdowns and other selections, whose ``value`` lives only in Python).
 INPUT_KEYS = ("value", "index")
+# The tab a person chose in a Tab or Accordion under the scope (a card's "reply in text or call a
+# tool"): switching happens in the browser, so it travels with the click too.
+CHOICE_KEY = "selected_index"
 
 _ESM = """
 const REF = "IPY_MODEL_";
@@ -47,6 +50,8 @@ async function inputValues(model) {
       if (Object.keys(state).length) {
         values[m.model_id] = typeof m.serialize === "function" ? m.serialize(state) : state;
       }
+    } else if (typeof m.get("selected_index") === "number") {
+      values[m.model_id] = { selected_index: m.get("selected_index") };
     }
     const children = m.get("children");
     if (Array.isArray(children)) children.forEach(visit);
@@ -133,8 +138,9 @@ class SubmitButton(anywidget.AnyWidget):
 def apply_input_values(scope: W.Widget | None, values: Any) -> None:
     """Set the inputs under ``scope`` from ``{model_id: {key: value}}`` sent by the browser.
 
-    Only inputs inside ``scope`` and only their ``value``/``index`` keys are touched, through the
-    same ``set_state`` an ordinary widget update uses; a value the widget rejects is ignored.
+    Only inputs inside ``scope`` and only their ``value``/``index`` keys (a Tab's or Accordion's
+    ``selected_index``) are touched, through the same ``set_state`` an ordinary widget update uses;
+    a value the widget rejects is ignored.
     """
     if scope is None or not isinstance(values, dict):
         return
@@ -142,7 +148,7 @@ def apply_input_values(scope: W.Widget | None, values: Any) -> None:
         state = values.get(widget.model_id)
         if not isinstance(state, dict) or not _is_input(widget):
             continue
-        update = {key: state[key] for key in INPUT_KEYS if key in state and key in widget.keys}
+        update = {key: state[key] for key in (*INPUT_KEYS, CHOICE_KEY) if key in state and key in widget.keys}
         if update:
             try:
                 widget.set_state(update)
@@ -164,4 +170,5 @@ def iter_widgets(root: W.Widget) -> Iterator[W.Widget]:
 
 
 def _is_input(widget: W.Widget) -> bool:
-    return "disabled" in widget.keys and any(key in widget.keys for key in INPUT_KEYS)
+    keys = widget.keys
+    return ("disabled" in keys and any(key in keys for key in INPUT_KEYS)) or CHOICE_KEY in keys

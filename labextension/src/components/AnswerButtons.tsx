@@ -7,7 +7,8 @@ import { AnswerAction } from '../messages';
 import { ChoiceButtons } from './ChoiceButtons';
 import { useTrans } from './translation';
 
-/** The three answers; `accept` is the accept button's text ("Accept", "Share", "Send"...). */
+/** The three answers, Cancel and Decline first and the primary one last (as JupyterLab's dialogs
+ * and the in-cell cards order them); `accept` is its text ("Accept", "Share", "Send"...). */
 export function AnswerButtons(props: {
   answer: (action: AnswerAction) => void;
   disabled: boolean;
@@ -21,11 +22,10 @@ export function AnswerButtons(props: {
       className="mcpj-row mcpj-inbox-buttons"
       choices={[
         {
-          label: props.accept,
-          className: 'mcpj-button mcpj-accept mcpj-inbox-accept',
-          submit: true,
-          disabled: props.disabled || props.acceptDisabled,
-          onClick: () => props.answer('accept')
+          label: trans.__('Cancel'),
+          className: 'mcpj-button mcpj-inbox-cancel',
+          disabled: props.disabled,
+          onClick: () => props.answer('cancel')
         },
         {
           label: trans.__('Decline'),
@@ -34,10 +34,11 @@ export function AnswerButtons(props: {
           onClick: () => props.answer('decline')
         },
         {
-          label: trans.__('Cancel'),
-          className: 'mcpj-button mcpj-inbox-cancel',
-          disabled: props.disabled,
-          onClick: () => props.answer('cancel')
+          label: props.accept,
+          className: 'mcpj-button mcpj-accept mcpj-inbox-accept',
+          submit: true,
+          disabled: props.disabled || props.acceptDisabled,
+          onClick: () => props.answer('accept')
         }
       ]}
     />

@@ -7,7 +7,7 @@ import { collect, formModel, IFieldModel, initialValues, RawValue } from '../for
 import { AnswerAction, IElicitationItem } from '../messages';
 import { clip, LIMITS } from '../view';
 import { AnswerButtons } from './AnswerButtons';
-import { FieldInput } from './FieldInput';
+import { SchemaFields } from './SchemaFields';
 import { UrlRequest } from './UrlRequest';
 import { useTrans } from './translation';
 
@@ -43,14 +43,8 @@ export function ElicitationForm(props: {
         </p>
       )}
       {payload.mode === 'url' && payload.url && <UrlRequest url={String(payload.url)} />}
-      {fields.map(field => (
-        <label className="mcpj-inbox-field" data-key={field.key} key={field.key}>
-          <span className="mcpj-field-label">{field.label}{field.required ? ' *' : ''}</span>
-          <FieldInput field={field} value={values[field.key]} set={v => set(field.key, v)} disabled={props.disabled} />
-          {field.description && <span className="mcpj-description">{field.description}</span>}
-          {errors[field.key] && <span className="mcpj-error">{errors[field.key]}</span>}
-        </label>
-      ))}
+      <SchemaFields fields={fields} values={values} set={set} errors={errors} disabled={props.disabled}
+        setError={(key, error) => setErrors(e => ({ ...e, [key]: error }))} />
       <AnswerButtons answer={submit} disabled={props.disabled} accept={trans.__('Accept')} />
     </form>
   );

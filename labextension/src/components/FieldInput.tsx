@@ -1,5 +1,5 @@
 /**
- * The input of one elicitation field, by its kind (see form.ts).
+ * The input of one form field, by its kind (see form.ts).
  */
 import React from 'react';
 
@@ -9,21 +9,25 @@ function inputType(format: string | undefined): string {
   return ({ email: 'email', uri: 'url', date: 'date' } as Record<string, string>)[format ?? ''] ?? 'text';
 }
 
-/** A checkbox, a select, checkboxes for a multi-select, or a text input. */
+/** A checkbox, a select, checkboxes for a multi-select, or a text input; `onLeave` gets the value
+ * when the person leaves the input (to check it then, not at every keystroke). */
 export function FieldInput(props: {
   field: IFieldModel;
   value: RawValue;
   set: (value: RawValue) => void;
   disabled: boolean;
+  onLeave?: (value: RawValue) => void;
 }): JSX.Element {
   const { field, value, set, disabled } = props;
+  const leave = (v: RawValue): void => props.onLeave?.(v);
   switch (field.kind) {
     case 'boolean':
       return <input type="checkbox" checked={value === true} disabled={disabled}
-        onChange={e => set(e.target.checked)} />;
+        onChange={e => set(e.target.checked)} onBlur={e => leave(e.target.checked)} />;
     case 'enum':
       return (
-        <select value={String(value)} disabled={disabled} onChange={e => set(e.target.value)}>
+        <select value={String(value)} disabled={disabled} onChange={e => set(e.target.value)}
+          onBlur={e => leave(e.target.value)}>
           {!field.required || value === '' ? <option value="">—</option> : null}
           {field.options.map((o, i) => <option key={i} value={String(i)}>{o.label}</option>)}
         </select>
@@ -46,7 +50,7 @@ export function FieldInput(props: {
       const type = field.kind === 'number' || field.kind === 'integer' ? 'text' : inputType(field.format);
       return <input type={type} value={String(value ?? '')} disabled={disabled}
         inputMode={field.kind === 'integer' ? 'numeric' : field.kind === 'number' ? 'decimal' : undefined}
-        onChange={e => set(e.target.value)} />;
+        onChange={e => set(e.target.value)} onBlur={e => leave(e.target.value)} />;
     }
   }
 }
