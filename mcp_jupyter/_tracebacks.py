@@ -20,6 +20,7 @@ Two places shape what is shown (docs/architecture.md, "How an error reaches a pe
 
 from __future__ import annotations
 
+import traceback
 import types
 from typing import Any
 
@@ -103,6 +104,8 @@ def render_for_ipython(exc: BaseException) -> list[str]:
     from IPython import get_ipython
 
     shell: Any = get_ipython()
+    if shell is None:  # asked outside IPython (IPython itself always has a shell): the message alone
+        return traceback.format_exception_only(type(exc), exc)
     formatter = shell.InteractiveTB
     if formatter.mode == "Verbose":  # the person asked for everything
         return formatter.structured_traceback(type(exc), exc, exc.__traceback__)
