@@ -52,6 +52,13 @@ class MCPJupyterError(Exception):
             return f"{message}\n--- last lines of the server's stderr ---\n{self.stderr.rstrip()}"
         return message
 
+    def _render_traceback_(self) -> list[str]:
+        """IPython's hook for an exception that renders itself: the user's own lines and this
+        message, without mcp_jupyter's frames (``%xmode Verbose`` shows every frame)."""
+        from ._tracebacks import render_for_ipython
+
+        return render_for_ipython(self)
+
 
 class ConnectionFailed(MCPJupyterError):
     """The connection to a server could not be established (bad command, refused port, not MCP...)."""

@@ -15,9 +15,13 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import inspect
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
+
+from ._tracebacks import without_carriers
+from .errors import MCPJupyterError
 
 __all__ = ["Runtime", "runtime", "shutdown"]
 
@@ -156,6 +160,8 @@ class Runtime:
             # task on the loop; there is nothing to wait for here.
             future.cancel()
             raise
+        except MCPJupyterError as exc:  # the user's to act on: shown without what carried it here
+            raise without_carriers(exc, inspect.currentframe()) from exc.__cause__
 
     async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Await ``fn(*args)`` from any event loop; it runs on the runtime loop.
@@ -171,6 +177,8 @@ class Runtime:
         except asyncio.CancelledError:
             future.cancel()
             raise
+        except MCPJupyterError as exc:  # the user's to act on: shown without what carried it here
+            raise without_carriers(exc, inspect.currentframe()) from exc.__cause__
 
 
 class _Status:

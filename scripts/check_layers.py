@@ -68,6 +68,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "mcp_jupyter.runtime",
             "mcp_jupyter.errors",
+            "mcp_jupyter._tracebacks",
             "mcp_jupyter._schema",
             "mcp_jupyter._views",
             "mcp_jupyter._version",

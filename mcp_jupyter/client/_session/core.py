@@ -274,6 +274,7 @@ class Session:
             stdio=self.spec.kind == "stdio",
             refusal=signin.refusal,
             oauth=signin.oauth is not None,
+            sent=self.spec.sent_credentials(),
         )
         error = translate(exc, failure)
         if isinstance(error, E.ServerExited):
