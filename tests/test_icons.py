@@ -84,3 +84,54 @@ def test_origin_of():
     assert icons.origin_of("http://mcp.example/") is None
     assert icons.origin_of("python -m server") is None
     assert icons.origin_of(None) is None
+
+
+def encoded_svg(markup: str, encoding: str, params: str = ";base64") -> str:
+    return f"data:image/svg+xml{params}," + base64.b64encode(markup.encode(encoding)).decode()
+
+
+SCRIPT = "<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"
+CIRCLE = "<svg xmlns='http://www.w3.org/2000/svg'><circle r='5'/></svg>"
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        encoded_svg(SCRIPT, "utf-16"),  # UTF-16 LE with a byte-order mark
+        encoded_svg(SCRIPT, "utf-16-be"),  # no mark: XML reads "\0<" as UTF-16 too
+        encoded_svg(SCRIPT, "utf-32"),
+        encoded_svg("<svg onload='alert(1)'/>", "utf-16"),
+        encoded_svg(SCRIPT, "utf-16-le", ";charset=utf-16le;base64"),
+        # ISO-2022-JP: an escape sequence inside the tag name hides "<script" from a byte search
+        encoded_svg(
+            "<?xml version='1.0' encoding='ISO-2022-JP'?><svg><scr\x1b(Bipt>x</script></svg>", "latin-1"
+        ),
+        "data:image/svg+xml,<svg><a href='&#106;avascript:alert(1)'/></svg>",  # a character reference
+    ],
+)
+def test_an_svg_with_script_is_refused_in_any_encoding(src):
+    choice = icons.check({"src": src})
+    assert not choice.loaded and choice.note == "icon not loaded: an SVG with script"
+
+
+def test_an_svg_in_an_unknown_encoding_is_refused_and_a_clean_utf16_one_is_drawn():
+    unknown = encoded_svg("<?xml version='1.0' encoding='x-nonesuch'?><svg/>", "latin-1")
+    assert icons.check({"src": unknown}).note.startswith("icon not loaded: an SVG in an unknown encoding")
+    assert icons.check({"src": encoded_svg(CIRCLE, "utf-16")}).loaded
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [["²x²"], ["9" * 5000 + "x16"], ["16x16x16"], "16x16", [16, None, {"w": 1}], ["x" * 100_000], ["٣x٣"]],
+)
+def test_odd_sizes_never_keep_an_icon_from_being_chosen(sizes):
+    choice = icons.choose([{"src": PNG, "sizes": sizes}])
+    assert choice is not None and choice.src == PNG
+    # and an icon with sizes the spec's way still comes first
+    fitting = {"src": svg("<svg id='fit'/>"), "sizes": ["24x24"]}
+    assert icons.choose([{"src": PNG, "sizes": sizes}, fitting]).src == fitting["src"]
+
+
+@pytest.mark.parametrize("listed", [5, "icons", {"src": PNG}, b"x"])
+def test_icons_that_are_not_a_list_show_nothing(listed):
+    assert icons.choose(listed) is None
