@@ -48,10 +48,14 @@ MAX_DATA_URI = 64 * 1024
 #: The size icons are drawn at (CSS pixels), whatever their ``sizes`` say.
 DISPLAY_PX = 20
 
-# What makes an SVG more than a picture: script, event handlers, foreign HTML, script URLs. As an
-# <img> none of it runs, but an icon never needs it, so such an SVG is refused outright. It is looked
-# for in the SVG's *text*, read in every encoding a browser could read it in (see _svg_readings).
-_SVG_ACTIVE = re.compile(r"<\s*script|<\s*foreignobject|\son[a-z]+\s*=|javascript\s*:", re.IGNORECASE)
+# What makes an SVG more than a picture: script, event handlers, foreign HTML, script URLs, entity
+# declarations (which can spell any of those, or expand a billion times). As an <img> none of it runs,
+# but an icon never needs it, so such an SVG is refused outright. It is looked for in the SVG's *text*,
+# read in every encoding a browser could read it in (see _svg_readings), with character references
+# resolved. labextension/src/svg.ts checks the same in the sidebar.
+_SVG_ACTIVE = re.compile(
+    r"<\s*script|<\s*foreignobject|\son[a-z]+\s*=|javascript\s*:|<\s*!\s*entity", re.IGNORECASE
+)
 _DATA_URI = re.compile(r"^data:([^,;]*)((?:;[^,;]*)*),(.*)$", re.DOTALL)
 # Byte-order marks, longest first (a UTF-32 LE mark starts like a UTF-16 LE one).
 _BOMS = (

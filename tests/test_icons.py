@@ -112,6 +112,7 @@ CIRCLE = "<svg xmlns='http://www.w3.org/2000/svg'><circle r='5'/></svg>"
             "<?xml version='1.0' encoding='ISO-2022-JP'?><svg><scr\x1b(Bipt>x</script></svg>", "latin-1"
         ),
         "data:image/svg+xml,<svg><a href='&#106;avascript:alert(1)'/></svg>",  # a character reference
+        "data:image/svg+xml,<!DOCTYPE svg [<!ENTITY x 'y'>]><svg/>",  # entities can spell anything
     ],
 )
 def test_an_svg_with_script_is_refused_in_any_encoding(src):
