@@ -208,3 +208,37 @@ def test_a_listing_of_many_bad_icons_names_twenty_items_and_counts_the_rest():
     assert len(notes) == 21 and notes[-1] == "tools/list: 30 more items lost icons the same way"
     assert "dropped 3 icons" in notes[0]
     assert clean_result("tools/list", {"tools": [{"name": "ok", "icons": [{"src": PNG}]}]})[1] == []
+
+
+def png_pixels(png: bytes) -> tuple[int, int, list[bytes]]:
+    """(colour type, width, rows of raw pixel bytes) of an unfiltered 8-bit PNG, as the demo writes it."""
+    import struct
+    import zlib
+
+    width, _height, _depth, colour = struct.unpack(">IIBB", png[16:26])
+    at, data = 8, b""
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at : at + 8])
+        if kind == b"IDAT":
+            data += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(data)
+    stride = 1 + width * (4 if colour == 6 else 3)
+    return colour, width, [raw[i + 1 : i + stride] for i in range(0, len(raw), stride)]
+
+
+def test_the_demo_png_icons_are_transparent_around_their_shape():
+    """Opaque RGB icons show as white squares on a dark page: the demo's are RGBA, clear outside."""
+    from mcp_jupyter.demo import create_server
+
+    conn = mj.connect("demo-icons", create_server())
+    try:
+        pngs = [conn.icon.src, conn.tools["image"].icon.src]
+    finally:
+        conn.close()
+    for src in pngs:
+        colour, width, rows = png_pixels(base64.b64decode(src.split(",", 1)[1]))
+        assert colour == 6, "an RGBA PNG"
+        assert rows[0][3] == 0 and rows[-1][-1] == 0  # the corners are clear
+        middle = rows[len(rows) // 2]
+        assert middle[(width // 2) * 4 + 3] == 255  # the shape is opaque

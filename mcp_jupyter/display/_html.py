@@ -305,6 +305,10 @@ def definition_list(pairs: Iterable[tuple[str, Any]]) -> Safe:
 # fallbacks keep classic Notebook and nbconvert'ed HTML legible. JupyterLab styles every table in an
 # output (".jp-RenderedHTMLCommon": right-aligned cells, fixed layout, centred), with selectors of
 # specificity (0,2,1): ours for tables are (0,2,2) so they win wherever the output is shown.
+# Badges keep the theme's own text colour on a translucent tint of their kind, which reads at WCAG
+# AA in light and dark alike (the theme's "color0 on color3" pairs are light-on-light in the dark
+# theme). Icons sit on a light neutral chip, so an opaque icon drawn for light pages still reads on a
+# dark one.
 CSS = """
 .mcpj{font-family:var(--jp-ui-font-family,sans-serif);font-size:var(--jp-ui-font-size1,13px);
  color:var(--jp-content-font-color1,#222);line-height:1.4;max-width:100%;overflow-x:auto}
@@ -322,17 +326,19 @@ CSS = """
  background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color1,#222)}
 .mcpj a{color:var(--jp-content-link-color,#0d47a1);text-decoration:underline}
 .mcpj-named{display:inline-flex;align-items:flex-start;gap:4px;max-width:100%}
-.mcpj .mcpj-icon{width:20px;height:20px;max-width:24px;max-height:24px;object-fit:contain;
- vertical-align:middle;margin:0 4px 0 0;flex:none;border:0}
+.mcpj .mcpj-icon{width:20px;height:20px;max-width:24px;max-height:24px;box-sizing:border-box;padding:2px;
+ object-fit:contain;vertical-align:middle;margin:0 4px 0 0;flex:none;border:0;border-radius:4px;
+ background:#f4f4f4}
 .mcpj-named .mcpj-icon{margin:0}
 .mcpj-icon-note{flex:none;max-width:16em}
 .mcpj-badge{display:inline-block;padding:0 6px;margin:0 2px 0 0;border-radius:8px;
- font-size:var(--jp-ui-font-size0,11px);border:1px solid var(--jp-border-color2,#ccc);white-space:nowrap}
-.mcpj-badge-ok{background:var(--jp-success-color3,#e8f5e9);color:var(--jp-success-color0,#1b5e20)}
-.mcpj-badge-warn{background:var(--jp-warn-color3,#fff8e1);color:var(--jp-warn-color0,#e65100)}
-.mcpj-badge-error{background:var(--jp-error-color3,#ffebee);color:var(--jp-error-color0,#b71c1c)}
-.mcpj-badge-info{background:var(--jp-info-color3,#e3f2fd);color:var(--jp-info-color0,#0d47a1)}
-.mcpj-badge-muted{background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color2,#555)}
+ font-size:var(--jp-ui-font-size0,11px);border:1px solid var(--jp-border-color2,#ccc);white-space:nowrap;
+ color:var(--jp-ui-font-color0,#111)}
+.mcpj-badge-ok{background:rgba(56,142,60,.2);border-color:rgba(56,142,60,.7)}
+.mcpj-badge-warn{background:rgba(245,124,0,.2);border-color:rgba(245,124,0,.7)}
+.mcpj-badge-error{background:rgba(211,47,47,.2);border-color:rgba(211,47,47,.7)}
+.mcpj-badge-info{background:rgba(0,151,167,.2);border-color:rgba(0,151,167,.7)}
+.mcpj-badge-muted{background:rgba(128,128,128,.14);color:var(--jp-ui-font-color1,#333)}
 .mcpj table.mcpj-table{border-collapse:collapse;margin:2px 0;table-layout:auto;width:auto}
 .mcpj table.mcpj-table th,.mcpj table.mcpj-table td{border:1px solid var(--jp-border-color2,#ddd);padding:2px 6px;
  text-align:left;vertical-align:top;max-width:40em;word-break:normal;overflow-wrap:break-word;white-space:normal}
