@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from mcp_jupyter._escaping import escape
@@ -91,13 +91,15 @@ def cut_note(dropped: int, where: str | None) -> Safe:
     return Safe(f'<div class="mcpj-note">… {dropped:,} more characters not shown.{hint}</div>')
 
 
-def short(value: Any, limit: int = CELL_LIMIT) -> Safe:
-    """Escape and cut a value for a table cell, marking the cut with an ellipsis."""
+def short(value: Any, limit: int = CELL_LIMIT, *, render: Callable[[str], Safe] | None = None) -> Safe:
+    """Escape and cut a value for a table cell, marking the cut with an ellipsis. ``render`` turns the
+    kept text into HTML instead of :func:`esc` (:func:`breakable`, inline Markdown)."""
     text = value if isinstance(value, str) else str(value)
     kept, dropped = truncate(text, limit)
+    html = (render or esc)(kept)
     if not dropped:
-        return esc(kept)
-    return Safe(f'{esc(kept)}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
+        return html
+    return Safe(f'{html}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
 
 
 #: A token (a run of characters without spaces) longer than this may break inside; shorter ones never
@@ -122,15 +124,6 @@ def breakable(text: str) -> Safe:
             pieces += [piece[i : i + LONG_TOKEN] for i in range(0, len(piece), LONG_TOKEN)] or [""]
         parts.append("<wbr>".join(esc(piece) for piece in pieces if piece))
     return Safe("".join(parts))
-
-
-def short_breakable(value: Any, limit: int = CELL_LIMIT) -> Safe:
-    """:func:`short` for a table cell: escaped, cut, and breakable only as :func:`breakable` allows."""
-    text = value if isinstance(value, str) else str(value)
-    kept, dropped = truncate(text, limit)
-    if not dropped:
-        return breakable(kept)
-    return Safe(f'{breakable(kept)}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
 
 
 def clip(value: Any, limit: int = TEXT_LIMIT) -> Safe:
@@ -261,7 +254,7 @@ def table(
 def cell(value: Any, limit: int = CELL_LIMIT) -> Safe:
     """One table cell as :func:`table` draws it (objects as JSON), escaped, cut and breakable at word
     boundaries (:func:`breakable`); ``None`` is empty."""
-    return value if isinstance(value, Safe) else short_breakable(_cell_text(value), limit)
+    return value if isinstance(value, Safe) else short(_cell_text(value), limit, render=breakable)
 
 
 def html_size(markup: str) -> int:

@@ -22,7 +22,7 @@ import re
 import string
 from typing import Any
 
-from mcp_jupyter.display._html import CELL_LIMIT, Safe, breakable, cut_note, esc, truncate
+from mcp_jupyter.display._html import CELL_LIMIT, Safe, breakable, cut_note, esc, short, truncate
 
 __all__ = ["inline_markdown", "prose"]
 
@@ -38,12 +38,7 @@ _MAX_DEPTH = 4  # nested emphasis and links rendered; deeper markup stays text
 def inline_markdown(value: Any, limit: int = CELL_LIMIT) -> Safe:
     """A description (or any server text) as escaped HTML with its inline Markdown rendered, cut to
     ``limit`` characters (the cut marked with an ellipsis, as :func:`~._html.short` marks it)."""
-    text = value if isinstance(value, str) else str(value)
-    kept, dropped = truncate(text, limit)
-    html = _render(kept, 0)
-    if not dropped:
-        return html
-    return Safe(f'{html}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
+    return short(value, limit, render=lambda kept: _render(kept, 0))
 
 
 def prose(value: Any, *, where: str | None = None, limit: int = 5000) -> Safe:

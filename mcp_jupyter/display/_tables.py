@@ -16,6 +16,7 @@ from mcp_jupyter._schema import property_types
 from mcp_jupyter.display._html import (
     Safe,
     badge,
+    breakable,
     card,
     definition_list,
     esc,
@@ -25,7 +26,6 @@ from mcp_jupyter.display._html import (
     pre,
     section,
     short,
-    short_breakable,
     table,
 )
 from mcp_jupyter.display._markdown import inline_markdown, prose
@@ -91,7 +91,7 @@ def _named(item: Any, label: Safe) -> Safe:
 
 def _uri(value: Any) -> Safe:
     """A URI (or URI template) as code, breakable only at its separators when it is long."""
-    return Safe(f"<code>{short_breakable(value or '')}</code>")
+    return Safe(f"<code>{short(value or '', render=breakable)}</code>")
 
 
 def _description(item: Any) -> Safe:
@@ -119,7 +119,7 @@ def tools_html(tools: Iterable[Any], title: str = "tools") -> Safe:
     """Tools as a table: name, title, description, hint badges, visibility, arguments."""
     rows = [
         (
-            _named(t, short_breakable(getattr(t, "name", ""))),
+            _named(t, short(getattr(t, "name", ""), render=breakable)),
             getattr(t, "title", None) or "",
             _description(t),
             tool_badges(getattr(t, "annotations", None)),
@@ -198,7 +198,7 @@ def prompts_html(prompts: Iterable[Any]) -> Safe:
     """Prompts as a table: name, title, description, arguments."""
     rows = [
         (
-            _named(p, short_breakable(getattr(p, "name", ""))),
+            _named(p, short(getattr(p, "name", ""), render=breakable)),
             getattr(p, "title", None) or "",
             _description(p),
             _prompt_arguments(getattr(p, "arguments", None)),

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .harness import cell, cell_output, dialogs, open_sidebar, run_cell, wait_idle
+from .harness import cell, dialogs, open_sidebar
 from .test_consent_browser import CONTRAST_JS, SCREENSHOTS, set_theme
+from .test_sidebar import run
 
 TIMEOUT = 60_000
 ODD = Path(__file__).resolve().parents[1] / "servers" / "odd_icons.py"
@@ -79,15 +80,6 @@ BACKGROUND_JS = """(el) => {
   const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
   return {luminance: 0.2126 * lin(p[0]) + 0.7152 * lin(p[1]) + 0.0722 * lin(p[2]), alpha: p.length > 3 ? p[3] : 1};
 }"""
-
-
-def run(page, index: int, expect: str | None = None) -> str:
-    run_cell(page, index)
-    wait_idle(page)
-    output = cell_output(page, index)
-    if expect is not None:
-        assert expect in output, output
-    return output
 
 
 def table_of(page, index: int):
