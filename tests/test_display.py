@@ -187,6 +187,7 @@ def test_descriptions_render_inline_markdown_and_hostile_markdown_stays_text(hos
         assert "Send <code>message</code> as a log notification" in demo
         assert "`" not in demo  # every backtick of the demo's descriptions opened a code span
         assert "Send <code>message</code>" in tables.tool_html(conn.tools["log_messages"])
+        assert "Send <code>message</code>" in conn.tools["log_messages"].form()._header_html()
     finally:
         conn.close()
 
