@@ -5,6 +5,7 @@ import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
 import { IConnectionInfo, IIconInfo, IInboxItem, ISamplingPayload, ISnapshot, ITaskInfo, IToolInfo } from './messages';
+import { svgRefusal } from './svg';
 
 /** What to draw for an icon: an `<img>` source, or the note of one that was not loaded. */
 export type IconView = { src: string } | { note: string };
@@ -26,8 +27,8 @@ function httpsOrigin(url: string | null | undefined): string | null {
 
 /**
  * The icon to draw, checked again here (defence in depth) before any `src` is set: a small `data:`
- * image, or an `https:` URL of the server's own origin (`serverUrl`: an HTTP connection's target).
- * Anything else becomes a note and is never fetched.
+ * image (an SVG only without script, `svg.ts`), or an `https:` URL of the server's own origin
+ * (`serverUrl`: an HTTP connection's target). Anything else becomes a note and is never fetched.
  */
 export function iconView(
   icon: IIconInfo | null | undefined,
@@ -39,6 +40,15 @@ export function iconView(
   }
   const src = typeof icon.src === 'string' ? icon.src : '';
   if (src && ICON_DATA.test(src) && src.length <= MAX_ICON_DATA) {
+    const refused = svgRefusal(src);
+    if (refused) {
+      const why = {
+        script: trans.__('an SVG with script'),
+        encoding: trans.__('an SVG in an unknown encoding'),
+        base64: trans.__('its data is not valid base64')
+      }[refused];
+      return { note: trans.__('icon not loaded: %1', why) };
+    }
     return { src };
   }
   const origin = src ? httpsOrigin(src) : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { IConnectionInfo, ISnapshot } from '../src/messages';
+import { svgRefusal } from '../src/svg';
 import { clip, connectionsView, draftToolCalls, iconView, inboxLabel, samplingTools, LIMITS, matches, pendingCount, plural, samplingMessages } from '../src/view';
 
 const demo: IConnectionInfo = {
@@ -159,5 +160,45 @@ describe('sampling with tools', () => {
     expect(draftToolCalls(payload)).toEqual([{ name: 'get_weather', detail: '{"city":"Paris"}' }]);
     expect(samplingTools({})).toEqual([]);
     expect(draftToolCalls({ draft: { text: 'x' } })).toEqual([]);
+  });
+});
+
+describe('svgRefusal: an SVG with script is refused in any encoding the browser reads', () => {
+  const SCRIPT = "<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>";
+  const CIRCLE = "<svg xmlns='http://www.w3.org/2000/svg'><circle r='5'/></svg>";
+  const base64 = (bytes: number[]): string => btoa(String.fromCharCode(...bytes));
+  const utf16le = (text: string, bom = true): number[] => {
+    const out = bom ? [0xff, 0xfe] : [];
+    for (const ch of text) {
+      out.push(ch.charCodeAt(0) & 0xff, ch.charCodeAt(0) >> 8);
+    }
+    return out;
+  };
+  const utf16be = (text: string): number[] => utf16le(text, false).map((_, i, all) => all[i ^ 1]);
+  const svg = (bytes: number[], params = ';base64'): string => `data:image/svg+xml${params},${base64(bytes)}`;
+  const ascii = (text: string): number[] => [...text].map(c => c.charCodeAt(0));
+
+  it('refuses script in UTF-16 (with or without a mark), behind a charset, an escape or a reference', () => {
+    const refused = [
+      svg(utf16le(SCRIPT)),
+      svg(utf16be(SCRIPT)),
+      svg(utf16le(SCRIPT, false), ';charset=utf-16le;base64'),
+      svg(ascii("<?xml version='1.0' encoding='ISO-2022-JP'?><svg><scr\x1b(Bipt>x</script></svg>")),
+      "data:image/svg+xml,<svg><a href='&#106;avascript:alert(1)'/></svg>",
+      "data:image/svg+xml,<!DOCTYPE svg [<!ENTITY x 'y'>]><svg/>"
+    ];
+    for (const src of refused) {
+      expect(svgRefusal(src)).toBe('script');
+      expect(iconView({ src }, null)).toEqual({ note: 'icon not loaded: an SVG with script' });
+    }
+  });
+
+  it('draws a clean SVG in any of those encodings, and never looks into other images', () => {
+    expect(svgRefusal(svg(utf16le(CIRCLE)))).toBeNull();
+    expect(svgRefusal(svg(ascii(CIRCLE)))).toBeNull();
+    expect(iconView({ src: svg(utf16le(CIRCLE)) }, null)).toEqual({ src: svg(utf16le(CIRCLE)) });
+    expect(svgRefusal('data:image/png;base64,PHNjcmlwdD4=')).toBeNull(); // "<script>" as PNG bytes: not an SVG
+    expect(svgRefusal(svg(ascii("<?xml version='1.0' encoding='x-nonesuch'?><svg/>")))).toBe('encoding');
+    expect(svgRefusal('data:image/svg+xml;base64,@@@')).toBe('base64');
   });
 });

@@ -19,6 +19,7 @@ from typing import Any
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ...runtime import runtime
 from .._history import RecordingTransport
+from .._icon_guard import DropInvalidIcons
 from .._result_type import DefaultResultType
 from .._tasks import ClientTaskTransport, dispatch_with
 from .._transports import StderrCapture, check_command
@@ -264,10 +265,12 @@ class Owner:
     def _record(self, transport: Any) -> ClientTaskTransport:
         """The transport, recorded into the history, with client-side tasks (client/_tasks/client_side.py)
         between it and the SDK: a server may ask for sampling or elicitation to run as a task. A
-        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/_result_type.py);
-        the history, below, keeps it as the server sent it."""
+        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/_result_type.py),
+        and an icon the schema does not allow is dropped with a warning (client/_icon_guard.py); the
+        history, below, keeps what the server sent."""
         recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
-        return ClientTaskTransport(DefaultResultType(recorded), self._answer_server_request)
+        guarded = DropInvalidIcons(DefaultResultType(recorded), self.session.warn)
+        return ClientTaskTransport(guarded, self._answer_server_request)
 
     async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
         """A sampling or elicitation request of a client-side task, answered by this connection's
