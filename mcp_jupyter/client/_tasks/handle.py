@@ -3,13 +3,13 @@ status line in notebooks) and the table of a server's tasks (:class:`TaskTable`)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ... import _views as views
 from ... import errors as E
 from .._twins import blocking, on_runtime
+from .pace import LAST_LOOK
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
 
@@ -85,20 +85,18 @@ class Task:
     @on_runtime
     async def aresult(self, timeout: float | None = None) -> Any:
         """Wait until the task ends and return its :class:`ToolResult` (``timeout``: seconds in all,
-        None waits as long as it takes; on expiry :class:`RequestTimeout` is raised and the task
-        goes on). A failed task raises :class:`TaskFailed`, a cancelled one :class:`RequestCancelled`,
-        one the server no longer knows :class:`TaskNotFound`. Interrupting the wait does not cancel
-        the task: ``task.cancel()`` does."""
-        import anyio
-
+        None waits as long as it takes; the server is asked before the timeout runs out and once
+        more at it, however long a poll interval it suggests; on expiry :class:`RequestTimeout` is
+        raised and the task goes on). A failed task raises :class:`TaskFailed`, a cancelled one
+        :class:`RequestCancelled`, one the server no longer knows :class:`TaskNotFound`.
+        Interrupting the wait does not cancel the task: ``task.cancel()`` does."""
         state = self._state
         if state.result is not None:
             return state.result
         if state.gone:
             raise _not_found(self._session, state)
         ensure_following(self._session, state)
-        with anyio.move_on_after(math.inf if timeout is None else timeout):
-            await state.done_event().wait()
+        await _wait_for_end(state, timeout)
         if state.result is not None:
             return state.result
         if state.error is not None:
@@ -106,8 +104,8 @@ class Task:
         if not state.done_event().is_set():
             raise E.RequestTimeout(
                 f"task {state.id} of tool {state.tool!r} on server {self.server!r} did not end within "
-                f"{timeout:g} s (it is {state.status}; it goes on): call task.result() again later, or "
-                "task.cancel()",
+                f"{timeout:g} s (the server, asked at the deadline, says it is {state.status}; it goes on): "
+                "call task.result() again later, or task.cancel()",
                 server=self.server,
             )
         raise E.MCPJupyterError(f"task {state.id} ended without a result", server=self.server)
@@ -153,6 +151,26 @@ class Task:
 
         self._state.listeners.append(listener)
         return lambda: self._state.listeners.remove(listener) if listener in self._state.listeners else None
+
+
+async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
+    """Wait until following ``state`` ends or, with a ``timeout``, until the follower has asked the
+    server at that deadline (it is woken to ask in time; :mod:`.pace`)."""
+    import anyio
+
+    done = state.done_event()
+    if done.is_set():
+        return
+    if timeout is None:
+        await done.wait()
+        return
+    waiter = state.wait_until(anyio.current_time() + max(0.0, timeout))
+    try:
+        with anyio.move_on_after(max(0.0, timeout) + LAST_LOOK):  # a question that hangs
+            await waiter.released.wait()
+    finally:
+        if waiter in state.waiters:
+            state.waiters.remove(waiter)
 
 
 def ensure_following(session: Any, state: TaskState) -> None:

@@ -5,6 +5,7 @@ constants of both protocol eras."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +49,9 @@ class TaskState:
     following: bool = False
     gone: bool = False  # the server said it does not know this task (any more)
     why_gone: str = ""
+    waiters: list[Waiter] = field(default_factory=list, repr=False)  # task.result(timeout=...) calls
     _done: Any = field(default=None, repr=False)  # anyio.Event, made on the loop
+    _nudge: Any = field(default=None, repr=False)  # anyio.Event: wakes a follower between polls
 
     @property
     def terminal(self) -> bool:
@@ -69,6 +72,36 @@ class TaskState:
         if self._done is None:
             self._done = anyio.Event()
         return self._done
+
+    def wait_until(self, end: float) -> Waiter:
+        """Register someone who waits for the task until loop time ``end`` (on the loop); the
+        follower is woken to ask the server by then (:mod:`.pace`)."""
+        import anyio
+
+        waiter = Waiter(end, anyio.Event())
+        self.waiters.append(waiter)
+        self.nudge()
+        return waiter
+
+    def release_waiters(self, until: float = math.inf) -> None:
+        """Release the waiters whose deadline is at or before ``until`` (all by default)."""
+        for waiter in [w for w in self.waiters if w.end <= until]:
+            self.waiters.remove(waiter)
+            waiter.released.set()
+
+    def nudge_event(self) -> Any:
+        """An ``anyio.Event`` a follower sleeps on between polls: set by :meth:`nudge`."""
+        import anyio
+
+        if self._nudge is None:
+            self._nudge = anyio.Event()
+        return self._nudge
+
+    def nudge(self) -> None:
+        """Wake the follower now (a new deadline may call for an earlier question)."""
+        if self._nudge is not None:
+            self._nudge.set()
+            self._nudge = None
 
     def apply(self, raw: dict[str, Any]) -> bool:
         """Take a task object from the wire (either era's field names); True when something shown changed."""
@@ -129,6 +162,16 @@ class TaskState:
             poll_ms=record.get("poll_ms"),
             arguments=dict(record.get("arguments") or {}),
         )
+
+
+@dataclass(eq=False)
+class Waiter:
+    """Someone waiting for a task until loop time ``end`` (``task.result(timeout=...)``): released
+    once the follower has asked the server at ``end``, or when following the task ends."""
+
+    end: float
+    released: Any  # anyio.Event
+    looked: bool = False  # the follower has asked the server at (or after) ``end``
 
 
 class TaskBook:

@@ -1,0 +1,102 @@
+"""How the client follows a task it started or waits for, against servers whose pace is not ours.
+
+tests/servers/tasks_server.py run with ``--poll-ms 5000`` suggests polling every 5 s, longer than
+the call timeouts used here: the client must still ask before a caller's deadline runs out (and
+once more at it), never cancel a task it knows has ended, and say what really happened. A task
+started with ``conn.start`` is followed in the background (its questions answered) whether or not
+anything displays or awaits it: on both eras of our server and on the npm everything server
+(2025-11-25, ``simulate-research-query`` with ``ambiguous: true``). What reached the servers is
+read from ``conn.history``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import mcp_jupyter as mj
+
+MODES = {"legacy": "2025-11-25", "auto": "2026-07-28"}
+FOLLOW_DEADLINE = 60.0  # seconds: a generous bound for a hang, never a measurement
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    """A private Jupyter data dir (the task store) and no consent state left behind."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))
+    yield
+    mj.consent.responder(None)
+    mj.disconnect_all()
+
+
+@pytest.fixture
+def answers():
+    """A scripted consent responder that approves / picks 'historical'; returns what it was asked."""
+    asked = []
+
+    def respond(request):
+        asked.append(request)
+        return {"confirm": True, "interpretation": "historical"}
+
+    mj.consent.responder(respond)
+    return asked
+
+
+def connect(server, name, mode):
+    url, token = server
+    conn = mj.connect(name, url, headers={"Authorization": f"Bearer {token}"}, mode=mode)
+    assert conn.protocol_version == MODES[mode]
+    return conn
+
+
+def sent(conn, method):
+    return [e for e in conn.history if e.method == method and e.direction == "send"]
+
+
+def answered(conn, method):
+    return [e.message.get("result", {}) for e in conn.history if e.method == method and e.direction == "recv"]
+
+
+def wait_until_done(task):
+    """Wait for ``task`` to end by reading its state only: no display, no result(), no refresh()."""
+    end = time.monotonic() + FOLLOW_DEADLINE
+    while not task.done and time.monotonic() < end:
+        time.sleep(0.2)
+    assert task.done, f"task {task.id} is still {task.status} after {FOLLOW_DEADLINE:g} s"
+
+
+# -- 29.1: a short timeout against a long poll interval ------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_short_timeout_gets_a_task_that_ended_before_it(slow_poll_task_server, mode):
+    conn = connect(slow_poll_task_server, f"pace-{mode}", mode)
+    result = conn.call("crunch", values=[1, 2], timeout=3)  # the task ends in 0.3 s; polls every 5 s
+    assert result.text == "3"
+    assert not sent(conn, "tasks/cancel")  # a task known to have ended is never cancelled
+    (call,) = sent(conn, "tools/call")
+    seen_done = [
+        e
+        for e, answer in zip(sent(conn, "tasks/get"), answered(conn, "tasks/get"), strict=True)
+        if answer.get("status") == "completed"
+    ]
+    if mode == "legacy":  # 2025: the result comes from tasks/result once a poll saw the end
+        seen_done = seen_done or sent(conn, "tasks/result")
+    assert seen_done and seen_done[0].time < call.time + 3  # asked before the deadline ran out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_task_outliving_the_timeout_is_asked_at_the_deadline_then_cancelled(slow_poll_task_server, mode):
+    conn = connect(slow_poll_task_server, f"late-{mode}", mode)
+    with pytest.raises(mj.RequestTimeout) as caught:
+        conn.call("crunch", values=[1], seconds=60, timeout=3)
+    message = str(caught.value)
+    assert "sent no answer" not in message, message  # the server answered every question
+    assert "crunch" in message and "still working" in message and "timeout=3" in message, message
+    assert "the server was asked to cancel it" in message, message
+    gets, cancels = sent(conn, "tasks/get"), sent(conn, "tasks/cancel")
+    assert len(gets) >= 2 and all(a.get("status") == "working" for a in answered(conn, "tasks/get"))
+    assert len(cancels) == 1 and cancels[0].time > gets[-1].time  # asked at the deadline, then cancelled
+    task_id = cancels[0].message["params"]["taskId"]
+    assert conn.task(task_id).refresh().status == "cancelled"
