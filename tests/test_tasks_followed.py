@@ -100,3 +100,31 @@ def test_a_task_outliving_the_timeout_is_asked_at_the_deadline_then_cancelled(sl
     assert len(cancels) == 1 and cancels[0].time > gets[-1].time  # asked at the deadline, then cancelled
     task_id = cancels[0].message["params"]["taskId"]
     assert conn.task(task_id).refresh().status == "cancelled"
+
+
+# -- 29.2: a started task is followed with nothing displaying or awaiting it ----------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_started_task_that_needs_input_is_followed_unseen(slow_poll_task_server, answers, mode):
+    conn = connect(slow_poll_task_server, f"unseen-{mode}", mode)
+    task = conn.start("approve", item="x")
+    wait_until_done(task)
+    assert task.status == "completed"
+    assert [a.feature for a in answers] == ["elicitation"]  # the question was asked, once
+    assert task.result(timeout=0).text == "approved x"  # already fetched: nothing left to wait for
+    if mode == "auto":  # 2026: the answer went back with tasks/update
+        assert len(sent(conn, "tasks/update")) == 1
+    else:  # 2025: the question came with tasks/result
+        assert len(sent(conn, "tasks/result")) == 1
+
+
+def test_a_started_everything_task_that_needs_input_is_followed_unseen(everything_cmd, answers):
+    conn = mj.connect("ev-unseen", everything_cmd)
+    task = conn.start("simulate-research-query", topic="Unseen", ambiguous=True)
+    wait_until_done(task)
+    assert task.status == "completed"
+    assert [a.feature for a in answers] == ["elicitation"]
+    assert "Research Report: Unseen (historical)" in task.result(timeout=0).text
+    (reply,) = sent(conn, "elicitation/create")  # our answer to the question tasks/result carried
+    assert reply.message["result"]["action"] == "accept"
