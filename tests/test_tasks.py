@@ -144,7 +144,7 @@ def test_own_server_2026_input_requests_go_through_tasks_update_once(task_server
 def test_unknown_task_id_says_the_server_does_not_know_it(task_server):
     url, token = task_server
     conn = mj.connect("own-gone", url, headers=bearer(token), mode="auto")
-    with pytest.raises(mj.TaskNotFound, match="no longer knows task nope"):
+    with pytest.raises(mj.TaskNotFound, match="does not know task 'nope'"):
         conn.task("nope").result(timeout=5)
 
 

@@ -128,3 +128,17 @@ def test_a_started_everything_task_that_needs_input_is_followed_unseen(everythin
     assert "Research Report: Unseen (historical)" in task.result(timeout=0).text
     (reply,) = sent(conn, "elicitation/create")  # our answer to the question tasks/result carried
     assert reply.message["result"]["action"] == "accept"
+
+
+# -- 29.3: an id the server does not know ----------------------------------------------------------
+
+
+def test_an_unknown_task_id_gets_what_is_known_and_advice_that_works(slow_poll_task_server):
+    conn = connect(slow_poll_task_server, "unknown", "auto")
+    with pytest.raises(mj.TaskNotFound) as caught:
+        conn.task("no-such-id").refresh()
+    message = str(caught.value)
+    assert "'no-such-id'" in message and "'unknown'" in message, message
+    assert "'?'" not in message and "conn.start(" not in message, message  # no tool is known
+    assert "conn.tasks" in message, message  # what the notebook does know
+    assert "no-such-id" not in [t.id for t in conn.tasks]  # a typo is not kept as a task

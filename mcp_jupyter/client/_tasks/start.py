@@ -10,7 +10,17 @@ from typing import Any, ClassVar, Literal
 
 from ... import errors as E
 from .. import _events as events
-from .state import _BOOKS, DEFAULT_TTL_MS, TASKS_EXTENSION, TaskBook, TaskState, _era, _iso_now, book_for
+from .state import (
+    _BOOKS,
+    DEFAULT_TTL_MS,
+    TASKS_EXTENSION,
+    UNKNOWN_TOOL,
+    TaskBook,
+    TaskState,
+    _era,
+    _iso_now,
+    book_for,
+)
 from .wire import _tool_result, follow
 
 # -- the 2026-07-28 extension (an SDK ClientExtension: the claim of resultType "task") -------------
@@ -157,7 +167,7 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
 
     state = TaskState(
         id=f"local-{uuid.uuid4().hex[:12]}",
-        tool=result.tool.name if result.tool is not None else "?",
+        tool=result.tool.name if result.tool is not None else UNKNOWN_TOOL,
         era=_era(session.require_client().protocol_version),
         status="completed",
         message="the server answered at once (no task was created)",

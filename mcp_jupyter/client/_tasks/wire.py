@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from ... import errors as E
 from .pace import DeadlinePassed, Pace
-from .state import INVALID_PARAMS, TaskState, _iso_now
+from .state import INVALID_PARAMS, UNKNOWN_TOOL, TaskState, _iso_now
 
 _CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
 
@@ -124,16 +124,33 @@ def _forget(state: TaskState, exc: BaseException) -> None:
     """The server does not know the task: keep its last status, say so in its message."""
     state.gone = True
     state.why_gone = str(exc)
-    state.message = "the server no longer knows this task"
+    state.message = (
+        "the server no longer knows this task" if state.seen else "the server does not know this task"
+    )
     state.changed()
 
 
 def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
+    """What is known of a task the server does not know, and only the advice that can work."""
+    listed = "conn.tasks lists the tasks this notebook knows on this server"
+    if not state.seen:  # an id given by hand that the server never told of
+        return E.TaskNotFound(
+            f"server {session.name!r} does not know task {state.id!r} ({state.why_gone}): check the id "
+            f"({listed}); a task started on another connection is unknown here if the server keeps "
+            "tasks per connection, and one past its ttl is gone",
+            server=session.name,
+        )
     ttl = f" (it was to be kept {state.ttl_ms / 1000:g} s after it started)" if state.ttl_ms else ""
+    tool = f" of tool {state.tool!r}" if state.tool != UNKNOWN_TOOL else ""
+    again = (
+        f"Start it again with conn.start({state.tool!r}, ...)"
+        if state.tool != UNKNOWN_TOOL
+        else f"Its result cannot be fetched any more; {listed}"
+    )
     return E.TaskNotFound(
-        f"server {session.name!r} no longer knows task {state.id} of tool {state.tool!r}{ttl}: it expired, "
-        "the server restarted, the id is wrong, or the server keeps tasks per connection (a new kernel is a "
-        f"new connection) ({state.why_gone}). Start it again with conn.start({state.tool!r}, ...)",
+        f"server {session.name!r} no longer knows task {state.id}{tool}{ttl}: it expired, the server "
+        "restarted, or the server keeps tasks per connection (a new kernel is a new connection) "
+        f"({state.why_gone}). {again}",
         server=session.name,
     )
 
