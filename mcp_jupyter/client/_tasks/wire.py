@@ -296,6 +296,7 @@ async def _follow_2025(
                 return  # the result request reports what went wrong
 
     raw: dict[str, Any] = {}
+    failures: list[E.MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
     async with anyio.create_task_group() as group:
         if not state.terminal:
             group.start_soon(keep_polling)
@@ -303,16 +304,20 @@ async def _follow_2025(
             raw = await _send(
                 session, "tasks/result", state.id, doing=f"getting the result of task {state.id}"
             )
-        except E.ProtocolError as exc:
-            group.cancel_scope.cancel()
-            if exc.code == INVALID_PARAMS:
-                _forget(state, exc)
-                raise _not_found(session, state) from None
-            state.status = "failed"
-            raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
+        except E.MCPJupyterError as exc:
+            failures.append(exc)
         group.cancel_scope.cancel()
     if passed:
         raise passed[0]
+    if failures:
+        exc = failures[0]
+        if not isinstance(exc, E.ProtocolError):
+            raise exc
+        if exc.code == INVALID_PARAMS:
+            _forget(state, exc)
+            raise _not_found(session, state) from None
+        state.status = "failed"
+        raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
     if not state.terminal:
         state.status = "completed"
         state.updated = _iso_now()
