@@ -127,10 +127,12 @@ def research(topic: str, ambiguous: bool = False) -> str:
 
 @mj.tool(task="required")
 def crunch(values: list[int], seconds: float = 0.3, api_token: str = "") -> str:
-    """Sums ``values`` after ``seconds`` (one status message, then none); ``api_token`` is a
-    secret-looking argument that clients must never show."""
+    """Sums ``values`` after ``seconds`` (one status message, then none; a cancel stops it at once,
+    freeing its worker thread); ``api_token`` is a secret-looking argument that clients must never show."""
     mj.task_status("crunching")
-    time.sleep(seconds)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not mj.task_cancelled():
+        time.sleep(min(0.1, max(0.0, end - time.monotonic())))
     return str(sum(values))
 
 
