@@ -127,3 +127,60 @@ def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_noteboo
     assert f"CANCELLED task {held_id}" in cell_output(page, 5), cell_output(page, 5)
     assert server_status(url, token, held_id) == "cancelled"
     assert not [e for e in collect_console_errors(page) if "mcp" in e.lower()]
+
+
+def test_the_status_line_cancels_its_task_and_the_sidebar_shows_its_arguments(open_notebook, task_server):
+    """A started task shows as a status line in its cell with a Cancel button; the person clicks
+    it and the server cancels the task (another client asks it, and the kernel's history shows the
+    one ``tasks/cancel``). Meanwhile the sidebar's row shows the task's arguments, the secret one
+    hidden, in the light and dark theme (screenshots of the row and of the line)."""
+    url, token = task_server
+    page = open_notebook(
+        [
+            "import mcp_jupyter as mj\n"
+            f"own = mj.connect('own', {url!r}, headers={{'Authorization': 'Bearer ' + {token!r}}})\n"
+            "print('CONNECTED', own.server_info['name'])",
+            "job = own.start('crunch', values=[1, 2], seconds=120, api_token='sk-browser-secret')\n"
+            "print('STARTED', job.id)\njob",
+            "cancels = [e for e in own.history if e.method == 'tasks/cancel' and e.direction == 'send']\n"
+            "print('CANCELS', len(cancels), job.status, job.summary)",
+        ]
+    )
+    page.set_viewport_size({"width": 1280, "height": 900})
+    sidebar = open_sidebar(page)
+    run_cell(page, 0)
+    wait_idle(page)
+    assert "CONNECTED" in cell_output(page, 0)
+    own = sidebar.locator('.mcpj-connection[data-name="own"]')
+    own.wait_for(timeout=TIMEOUT)
+
+    job_id = started_id(page, 1)
+    line = cell(page, 1).locator(".mcpj-task-status")
+    cancel = line.locator("button.mcpj-task-cancel")
+    cancel.wait_for(state="visible", timeout=TIMEOUT)
+    assert "crunch" in line.inner_text() and "(values=[1, 2], seconds=120, api_token=•••)" in line.inner_text()
+    row = own.locator(f'.mcpj-task[data-id="{job_id}"]')
+    args = row.locator(".mcpj-task-args")
+    args.wait_for(timeout=TIMEOUT)
+    assert args.inner_text() == "values=[1, 2], seconds=120, api_token=•••"
+    for shown in (sidebar.inner_text(), cell_output(page, 1)):
+        assert "sk-browser-secret" not in shown
+    parts = {
+        "arguments": args,
+        "tool": row.locator(".mcpj-task-tool"),
+        "status badge": row.locator(".mcpj-task-status"),
+    }
+    shoot_both_themes(page, row, parts, ("sidebar-task-row-light.png", "sidebar-task-row-dark.png"))
+    shoot_both_themes(
+        page, line, {"cancel button": cancel}, ("task-status-line-light.png", "task-status-line-dark.png")
+    )
+
+    cancel.click()  # the visible button, as a person clicks it
+    line.locator(".mcpj-badge", has_text="cancelled").wait_for(timeout=TIMEOUT)
+    cancel.wait_for(state="hidden", timeout=TIMEOUT)
+    own.locator(f'.mcpj-task[data-id="{job_id}"][data-status="cancelled"]').wait_for(timeout=TIMEOUT)
+    assert server_status(url, token, job_id) == "cancelled"  # the server itself says so
+    run_cell(page, 2)
+    wait_idle(page)
+    assert "CANCELS 1 cancelled cancelled by the client" in cell_output(page, 2), cell_output(page, 2)
+    assert not [e for e in collect_console_errors(page) if "mcp" in e.lower() or "widget" in e.lower()]

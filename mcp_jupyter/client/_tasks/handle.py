@@ -10,6 +10,7 @@ from ... import _views as views
 from ... import errors as E
 from .._twins import blocking, on_runtime
 from .pace import LAST_LOOK
+from .preview import arguments_preview, input_schema, summary
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
 
@@ -73,6 +74,22 @@ class Task:
         """The arguments the task was started with (those kept: secret-looking names are not stored)."""
         return dict(self._state.arguments)
 
+    @property
+    def summary(self) -> str:
+        """What the status line, ``conn.tasks`` and the sidebar show after the status: the server's
+        status message while the task runs; once it ended, its outcome (the first line of its
+        result, why it failed, the server's last word), never a stale progress message."""
+        return summary(self._state)
+
+    @property
+    def arguments_preview(self) -> str:
+        """A short line of the task's arguments (``topic='MCP', depth=2``) that never shows a
+        secret: a secret-looking name's value, or a ``format: password`` / ``writeOnly`` one,
+        shows as ``•••``."""
+        return arguments_preview(
+            self._state.arguments, input_schema(self._session.listings.get("tools"), self.tool)
+        )
+
     # -- requests ------------------------------------------------------------------------------
     @on_runtime
     async def arefresh(self) -> Task:
@@ -114,15 +131,18 @@ class Task:
 
     @on_runtime
     async def acancel(self) -> Task:
-        """Ask the server to cancel the task (cooperative: it may still finish); returns the task."""
+        """Ask the server to cancel the task (cooperative: it may still finish); returns the task,
+        with the status the server gives it now."""
         await cancel(self._session, self._state)
+        if not self._state.terminal:  # 2026-07-28 answers with an empty ack: ask for the status
+            await refresh(self._session, self._state)
         return self
 
     cancel = blocking(acancel)
 
     # -- display -------------------------------------------------------------------------------
     def __repr__(self) -> str:
-        message = f" {self.message!r}" if self.message else ""
+        message = f" {self.summary!r}" if self.summary else ""
         return f"<Task {self.id} {self.tool!r} on {self.server!r}: {self.status}{message}>"
 
     def _ipython_display_(self) -> None:
@@ -144,7 +164,8 @@ class Task:
 
     def on_change(self, callback: Callable[[Task], Any]) -> Callable[[], None]:
         """Call ``callback(task)`` (on the runtime thread) each time the task's status or message
-        changes; returns a function that stops it. The live status line uses this."""
+        changes, and when its outcome (result or error) is known; returns a function that stops it.
+        The live status line uses this."""
 
         def listener(_state: TaskState) -> None:
             callback(self)
@@ -204,15 +225,35 @@ class TaskTable(list):
     """The tasks a notebook knows on one server (a list of :class:`Task`): a table in notebooks,
     ``.to_dataframe()`` for pandas."""
 
-    COLUMNS: ClassVar[tuple[str, ...]] = ("id", "tool", "status", "message", "created", "updated")
+    COLUMNS: ClassVar[tuple[str, ...]] = (
+        "id",
+        "tool",
+        "arguments",
+        "status",
+        "message",
+        "created",
+        "updated",
+    )
 
     def __init__(self, tasks: list[Task], server: str) -> None:
         super().__init__(tasks)
         self.server = server
 
     def rows(self) -> list[dict[str, Any]]:
-        """One dict per task, with :attr:`COLUMNS`."""
-        return [{column: getattr(task, column) for column in self.COLUMNS} for task in self]
+        """One dict per task, with :attr:`COLUMNS`: ``arguments`` is the task's
+        :attr:`~Task.arguments_preview` (never a secret), ``message`` its :attr:`~Task.summary`."""
+        return [
+            {
+                "id": task.id,
+                "tool": task.tool,
+                "arguments": task.arguments_preview,
+                "status": task.status,
+                "message": task.summary,
+                "created": task.created,
+                "updated": task.updated,
+            }
+            for task in self
+        ]
 
     def to_dataframe(self) -> Any:
         """The table as a pandas DataFrame."""
@@ -230,5 +271,7 @@ class TaskTable(list):
 
     def __repr__(self) -> str:
         lines = [f"{len(self)} task(s) on {self.server!r}"]
-        lines += [f"  {t.id}  {t.tool}  {t.status}  {t.message or ''}".rstrip() for t in self]
+        lines += [
+            f"  {t.id}  {t.tool}({t.arguments_preview})  {t.status}  {t.summary}".rstrip() for t in self
+        ]
         return "\n".join(lines)

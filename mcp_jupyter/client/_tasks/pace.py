@@ -50,7 +50,8 @@ class Pace:
         return min([paced, *(_ask_within(paced, left) for left in lefts)])
 
     async def wait(self) -> None:
-        """Sleep until the next question is due (a new waiter wakes the sleep to count again).
+        """Sleep until the next question is due (a new waiter wakes the sleep to count again, and
+        news of the task's end, e.g. after a cancel, ends it).
         Raises :class:`DeadlinePassed` when the call's deadline has passed since the last question
         and the task has not ended."""
         import anyio
@@ -58,7 +59,7 @@ class Pace:
         state = self.state
         if self.deadline is not None and self.deadline.left() <= 0 and not state.terminal:
             raise DeadlinePassed
-        while (wait := self._next_wait()) > 0:
+        while not state.terminal and (wait := self._next_wait()) > 0:  # ended: ask for the outcome now
             nudged = state.nudge_event()
             with anyio.move_on_after(wait) as sleep:
                 await nudged.wait()

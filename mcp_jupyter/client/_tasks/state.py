@@ -37,6 +37,8 @@ class TaskState:
     era: str  # "2025-11-25" or "2026-07-28"
     status: str = "working"
     message: str | None = None
+    progress_message: str | None = None  # the message last seen while the task ran
+    failure: str | None = None  # why it failed, as the server said (its error's message)
     created: str | None = None
     updated: str | None = None
     ttl_ms: int | None = None
@@ -123,6 +125,10 @@ class TaskState:
         if isinstance(poll, int | float) and poll >= 0:
             self.poll_ms = int(poll)
         self.detail = raw
+        if self.terminal:
+            self.nudge()  # a follower waiting for its next question can conclude now
+        else:
+            self.progress_message = self.message
         return (self.status, self.message, self.seen) != before
 
     def changed(self) -> None:

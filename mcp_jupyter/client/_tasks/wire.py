@@ -216,9 +216,9 @@ async def follow(
         state.following = False
         if listener in state.listeners:
             state.listeners.remove(listener)
+        state.changed()  # before waking the waiters: a status line shows the outcome they return
         state.done_event().set()
         state.release_waiters()
-        state.changed()
 
 
 async def _cancel_leaving(session: Any, state: TaskState) -> str:
@@ -427,6 +427,7 @@ def _cancelled(session: Any, state: TaskState) -> E.RequestCancelled:
 
 def _failed(session: Any, state: TaskState, error: dict) -> E.TaskFailed:
     message = error.get("message") or state.message or "no reason given"
+    state.failure = str(message)
     return E.TaskFailed(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} failed: {message}",
         code=error.get("code"),
