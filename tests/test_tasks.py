@@ -185,7 +185,9 @@ def test_the_status_line_follows_the_task(task_server):
     while task.status != "input_required" and time.monotonic() < end:
         time.sleep(0.05)
     line = views.make("task_status", task)
-    assert "input required" in line.value and "approve" in line.value and "item=&#x27;line&#x27;" in line.value
+    assert (
+        "input required" in line.value and "approve" in line.value and "item=&#x27;line&#x27;" in line.value
+    )
     release.set()
     assert task.result(timeout=30).text == "approved line"
     assert "completed" in line.value and "mcpj-badge-ok" in line.value and "approved line" in line.value

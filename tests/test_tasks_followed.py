@@ -63,7 +63,9 @@ def wait_until_done(task):
     end = time.monotonic() + FOLLOW_DEADLINE
     while not task.done and time.monotonic() < end:
         time.sleep(0.2)
-    assert task.done, f"task {task.id} is still {task.status} after {FOLLOW_DEADLINE:g} s ({task._state.error!r})"
+    assert task.done, (
+        f"task {task.id} is still {task.status} after {FOLLOW_DEADLINE:g} s ({task._state.error!r})"
+    )
 
 
 # -- 29.1: a short timeout against a long poll interval ------------------------------------------

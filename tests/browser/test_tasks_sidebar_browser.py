@@ -158,7 +158,9 @@ def test_the_status_line_cancels_its_task_and_the_sidebar_shows_its_arguments(op
     line = cell(page, 1).locator(".mcpj-task-status")
     cancel = line.locator("button.mcpj-task-cancel")
     cancel.wait_for(state="visible", timeout=TIMEOUT)
-    assert "crunch" in line.inner_text() and "(values=[1, 2], seconds=120, api_token=•••)" in line.inner_text()
+    assert (
+        "crunch" in line.inner_text() and "(values=[1, 2], seconds=120, api_token=•••)" in line.inner_text()
+    )
     row = own.locator(f'.mcpj-task[data-id="{job_id}"]')
     args = row.locator(".mcpj-task-args")
     args.wait_for(timeout=TIMEOUT)
