@@ -198,11 +198,12 @@ def sent(conn, method):
 
 
 def wait_until_done(task, seconds=60.0):
-    """Wait for ``task`` to end by reading its state only (the background follower moves it)."""
+    """Wait for ``task`` to end by reading its state only: no display, no result(), no refresh()
+    (the background follower moves it); ``seconds`` bounds a hang, it is not a measurement."""
     end = time.monotonic() + seconds
     while not task.done and time.monotonic() < end:
         time.sleep(0.1)
-    assert task.done, f"task {task.id} is still {task.status} ({task._state.error!r})"
+    assert task.done, f"task {task.id} is still {task.status} after {seconds:g} s ({task._state.error!r})"
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

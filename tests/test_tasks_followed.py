@@ -11,36 +11,13 @@ read from ``conn.history``.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import mcp_jupyter as mj
 
+from .test_tasks import answers, isolated, sent, wait_until_done  # noqa: F401 - fixtures used by name
+
 MODES = {"legacy": "2025-11-25", "auto": "2026-07-28"}
-FOLLOW_DEADLINE = 60.0  # seconds: a generous bound for a hang, never a measurement
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    """A private Jupyter data dir (the task store) and no consent state left behind."""
-    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))
-    yield
-    mj.consent.responder(None)
-    mj.disconnect_all()
-
-
-@pytest.fixture
-def answers():
-    """A scripted consent responder that approves / picks 'historical'; returns what it was asked."""
-    asked = []
-
-    def respond(request):
-        asked.append(request)
-        return {"confirm": True, "interpretation": "historical"}
-
-    mj.consent.responder(respond)
-    return asked
 
 
 def connect(server, name, mode):
@@ -50,22 +27,8 @@ def connect(server, name, mode):
     return conn
 
 
-def sent(conn, method):
-    return [e for e in conn.history if e.method == method and e.direction == "send"]
-
-
 def answered(conn, method):
     return [e.message.get("result", {}) for e in conn.history if e.method == method and e.direction == "recv"]
-
-
-def wait_until_done(task):
-    """Wait for ``task`` to end by reading its state only: no display, no result(), no refresh()."""
-    end = time.monotonic() + FOLLOW_DEADLINE
-    while not task.done and time.monotonic() < end:
-        time.sleep(0.2)
-    assert task.done, (
-        f"task {task.id} is still {task.status} after {FOLLOW_DEADLINE:g} s ({task._state.error!r})"
-    )
 
 
 # -- 29.1: a short timeout against a long poll interval ------------------------------------------
@@ -108,7 +71,7 @@ def test_a_task_outliving_the_timeout_is_asked_at_the_deadline_then_cancelled(sl
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_started_task_that_needs_input_is_followed_unseen(slow_poll_task_server, answers, mode):
+def test_a_started_task_that_needs_input_is_followed_unseen(slow_poll_task_server, answers, mode):  # noqa: F811 - the imported fixture
     conn = connect(slow_poll_task_server, f"unseen-{mode}", mode)
     task = conn.start("approve", item="x")
     wait_until_done(task)
@@ -121,7 +84,7 @@ def test_a_started_task_that_needs_input_is_followed_unseen(slow_poll_task_serve
         assert len(sent(conn, "tasks/result")) == 1
 
 
-def test_a_started_everything_task_that_needs_input_is_followed_unseen(everything_cmd, answers):
+def test_a_started_everything_task_that_needs_input_is_followed_unseen(everything_cmd, answers):  # noqa: F811 - the imported fixture
     conn = mj.connect("ev-unseen", everything_cmd)
     task = conn.start("simulate-research-query", topic="Unseen", ambiguous=True)
     wait_until_done(task)

@@ -46,21 +46,16 @@ def started_id(page, index: int) -> str:
     return found.group(1)
 
 
-def cell_source(page, index: int) -> str:
-    return cell(page, index).locator(".jp-InputArea-editor .cm-content").inner_text()
-
-
-def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_notebook, task_server):
+def connected_to_own(open_notebook, task_server, cells: list[str]):
+    """A notebook whose first cell connects ``own`` to the task server (run, with the sidebar open),
+    then ``cells``; returns the page, the sidebar and the sidebar's ``own`` connection."""
     url, token = task_server
     page = open_notebook(
         [
             "import mcp_jupyter as mj\n"
             f"own = mj.connect('own', {url!r}, headers={{'Authorization': 'Bearer ' + {token!r}}})\n"
             "print('CONNECTED', own.server_info['name'])",
-            "slow = own.start('slow_compute', seconds=120, label='sidebar')\nprint('STARTED', slow.id)",
-            "report = own.start('research', topic='Sidebar')\nprint('STARTED', report.id)",
-            "held = own.start('slow_compute', seconds=120, label='held')\nprint('STARTED', held.id)",
-            "try:\n    held.result()\nexcept mj.RequestCancelled as exc:\n    print('CANCELLED', exc)",
+            *cells,
         ]
     )
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -70,6 +65,25 @@ def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_noteboo
     assert "CONNECTED" in cell_output(page, 0)
     own = sidebar.locator('.mcpj-connection[data-name="own"]')
     own.wait_for(timeout=TIMEOUT)
+    return page, sidebar, own
+
+
+def cell_source(page, index: int) -> str:
+    return cell(page, index).locator(".jp-InputArea-editor .cm-content").inner_text()
+
+
+def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_notebook, task_server):
+    url, token = task_server
+    page, sidebar, own = connected_to_own(
+        open_notebook,
+        task_server,
+        [
+            "slow = own.start('slow_compute', seconds=120, label='sidebar')\nprint('STARTED', slow.id)",
+            "report = own.start('research', topic='Sidebar')\nprint('STARTED', report.id)",
+            "held = own.start('slow_compute', seconds=120, label='held')\nprint('STARTED', held.id)",
+            "try:\n    held.result()\nexcept mj.RequestCancelled as exc:\n    print('CANCELLED', exc)",
+        ],
+    )
 
     # a task started in a cell shows up working, and moves without any refresh
     slow_id = started_id(page, 1)
@@ -135,24 +149,16 @@ def test_the_status_line_cancels_its_task_and_the_sidebar_shows_its_arguments(op
     one ``tasks/cancel``). Meanwhile the sidebar's row shows the task's arguments, the secret one
     hidden, in the light and dark theme (screenshots of the row and of the line)."""
     url, token = task_server
-    page = open_notebook(
+    page, sidebar, own = connected_to_own(
+        open_notebook,
+        task_server,
         [
-            "import mcp_jupyter as mj\n"
-            f"own = mj.connect('own', {url!r}, headers={{'Authorization': 'Bearer ' + {token!r}}})\n"
-            "print('CONNECTED', own.server_info['name'])",
             "job = own.start('crunch', values=[1, 2], seconds=120, api_token='sk-browser-secret')\n"
             "print('STARTED', job.id)\njob",
             "cancels = [e for e in own.history if e.method == 'tasks/cancel' and e.direction == 'send']\n"
             "print('CANCELS', len(cancels), job.status, job.summary)",
-        ]
+        ],
     )
-    page.set_viewport_size({"width": 1280, "height": 900})
-    sidebar = open_sidebar(page)
-    run_cell(page, 0)
-    wait_idle(page)
-    assert "CONNECTED" in cell_output(page, 0)
-    own = sidebar.locator('.mcpj-connection[data-name="own"]')
-    own.wait_for(timeout=TIMEOUT)
 
     job_id = started_id(page, 1)
     line = cell(page, 1).locator(".mcpj-task-status")
