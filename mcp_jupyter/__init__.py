@@ -16,7 +16,7 @@ Everything a user needs is a name here (``__all__``) or in a public subpackage: 
 (connections and what they return), ``.client.auth`` (OAuth sign-in, also ``mj.auth``), ``.consent``
 (sampling, elicitation and roots requests), ``.serve`` (notebook functions as an MCP server),
 ``.testing`` (check, record, diff), ``.widgets`` (forms, explorer), ``.display`` (rich HTML),
-``.mcp_registry`` (the MCP Registry and server.json, ``mj.registry``),
+``.mcp_registry`` (the MCP Registry and server.json, ``mj.registry``), ``.diagnosis`` (``mj.doctor``),
 ``.magics`` (``%mcp``), ``.dask`` (``conn.map`` on a cluster), ``.errors`` (the exceptions, also
 here), ``.runtime`` (the event-loop thread), ``.demo`` (the demo servers) and ``.server_extension``
 (the Jupyter server routes). Modules whose name starts with ``_`` are internal: they may change in
@@ -122,6 +122,9 @@ _LAZY = {
     # finding servers: the MCP Registry and server.json (mcp_jupyter.mcp_registry; docs/registry.md)
     "registry": "mcp_registry",
     "connect_server_json": "mcp_registry",
+    # why a server will not connect (mcp_jupyter.diagnosis)
+    "doctor": "diagnosis",
+    "adoctor": "diagnosis",
 }
 
 __all__ = [
