@@ -257,6 +257,9 @@ def _install_lab_channel_if_kernel() -> None:
             from .lab import _signin as signin
 
             signin.install()  # OAuth: the Jupyter route's redirect URI, Cancel/paste while a cell blocks
+            from .lab import _registry as registry
+
+            registry.install()  # the sidebar's registry search, answered through the kernel
     except Exception:  # noqa: BLE001 - the package works without the sidebar
         import logging
 
