@@ -262,3 +262,35 @@ def test_a_failed_connect_names_the_doctor() -> None:
     port = free_port()
     with pytest.raises(ConnectionFailed, match=rf"%mcp doctor http://127\.0\.0\.1:{port}/mcp"):
         mj.connect("nowhere", f"http://127.0.0.1:{port}/mcp")
+
+
+def test_an_oauth_server_before_and_after_signing_in(tmp_path: Path, monkeypatch) -> None:
+    """The demo OAuth server (metadata, authorization server, a login page): without a stored token
+    the walk stops saying to sign in; after a sign-in the stored token carries the client through."""
+    from mcp_jupyter.demo.oauth_server import start
+
+    from .oauth_agent import sign_in
+
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))  # a token file of its own
+    with start() as server:
+        url = server.urls["mcp"]
+        before = mj.doctor(url)
+        assert not before.ok and before.failed is None and before.stopped
+        assert before.names()[-4:] == [
+            "authorization",
+            "protected-resource metadata",
+            "authorization server",
+            "stored token",
+        ]
+        assert before["stored token"].status == "warning" and "no stored sign-in" in before["stored token"].detail
+        assert "shows a Sign in card" in before.advice
+        assert "offers dynamic client registration" in before["authorization server"].detail
+
+        def person(link: str) -> None:
+            assert sign_in(link, "demo", "demo", follow=True).followed.status_code == 200
+
+        mj.connect("signed", url, auth=mj.OAuth(open_url=person)).close()
+        after = mj.doctor(url)
+        assert after.ok, repr(after)
+        assert after["stored token"].status == "ok" and after.names()[-2:] == ["connect", "listings"]
+        mj.disconnect_all()

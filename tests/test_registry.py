@@ -283,3 +283,26 @@ def test_the_registry_url_defaults_to_the_official_one_or_the_environment(monkey
     with pytest.raises(ValueError, match="http"):
         client.url = "registry.example.com"
     assert isinstance(mj.registry, RegistryClient)
+
+
+def test_a_runtime_hint_that_runs_the_kind_is_used_and_any_other_is_said(registry) -> None:
+    """Real entries with their runtime hint changed to another runner of the same kind."""
+    from mcp_jupyter.mcp_registry import RegistryServer
+
+    _, client = registry
+
+    def hinted(name: str, hint: str, package: int = 0) -> RegistryServer:
+        data = client.get(name).server_json
+        data["packages"][package]["runtimeHint"] = hint
+        return RegistryServer.from_json(data)
+
+    assert hinted("io.github.modelcontextprotocol/server-memory", "bunx").command() == (
+        "bunx @modelcontextprotocol/server-memory@2026.8.31"
+    )
+    assert hinted("io.github.domdomegg/time-mcp-pypi", "pipx").command() == "pipx run time-mcp-pypi==1.0.6"
+    assert hinted("io.github.domdomegg/airtable-mcp-server", "podman", 1).command(1) == (
+        "podman run -i --rm -e AIRTABLE_API_KEY docker.io/domdomegg/airtable-mcp-server:1.7.3"
+    )
+    python = client.get("io.github.domdomegg/time-mcp-pypi")  # the production entry says "python"
+    assert python.packages[0].runtime_hint == "python"
+    assert python.launch().note == "the entry's runtime hint 'python' does not run a pypi package; uvx does"
