@@ -282,7 +282,10 @@ def test_an_oauth_server_before_and_after_signing_in(tmp_path: Path, monkeypatch
             "authorization server",
             "stored token",
         ]
-        assert before["stored token"].status == "warning" and "no stored sign-in" in before["stored token"].detail
+        assert (
+            before["stored token"].status == "warning"
+            and "no stored sign-in" in before["stored token"].detail
+        )
         assert "shows a Sign in card" in before.advice
         assert "offers dynamic client registration" in before["authorization server"].detail
 

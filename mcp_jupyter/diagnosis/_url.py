@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ._handshake import negotiate
+from ..mcp_registry._api import exception_causes
+from ._handshake import initialize_request, negotiate
 from ._report import Checklist
 
 __all__ = ["walk_url", "UrlOutcome"]
@@ -116,8 +117,6 @@ async def _tcp(checklist: Checklist, host: str, port: int) -> None:
                 "a firewall drops the packets, or the host is wrong or down",
             )
         except OSError as exc:
-            from ..mcp_registry._api import exception_causes
-
             refused = any(isinstance(c, ConnectionRefusedError) for c in exception_causes(exc))
             if refused:
                 step.fail(
@@ -381,8 +380,6 @@ async def _other_endpoint(http: Any, url: str) -> str:
                     if await _is_legacy_sse(http, candidate):
                         return candidate
                     continue
-                from ._handshake import initialize_request
-
                 response = await http.post(
                     candidate,
                     content=json.dumps(initialize_request(1, "2025-06-18")),
@@ -446,8 +443,6 @@ async def _get_json(http: Any, url: str) -> tuple[int | None, Any, str]:
     except TimeoutError:
         return None, None, f"no answer within {STEP_TIMEOUT:g} s"
     except Exception as exc:  # noqa: BLE001 - httpx2's connect errors and the like, said plainly
-        from ..mcp_registry._api import exception_causes
-
         refused = any(isinstance(c, ConnectionRefusedError) for c in exception_causes(exc))
         return None, None, "connection refused (it is down)" if refused else f"{type(exc).__name__}: {exc}"
     try:

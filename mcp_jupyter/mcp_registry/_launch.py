@@ -28,7 +28,7 @@ import shlex
 import shutil
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ConfigError, ConnectionFailed
@@ -369,14 +369,5 @@ def _argument_values(arg: Argument, values: Values, where: str) -> list[str]:
     given = values.arguments.get(arg.key, values.arguments.get(arg.name) if arg.name else None)
     if isinstance(given, (list, tuple)):
         return [str(v) for v in given]
-    named = Input(
-        name=arg.key,
-        description=arg.description,
-        is_required=arg.is_required,
-        is_secret=arg.is_secret,
-        default=arg.default,
-        value=arg.value,
-        variables=arg.variables,
-    )
-    value = _value(named, given, None, values, where)
+    value = _value(replace(arg, name=arg.key), given, None, values, where)  # asked for by its key
     return [] if value is None else [value]

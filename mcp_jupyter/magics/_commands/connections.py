@@ -147,6 +147,19 @@ def _split_connect_words(
     return ours, positional
 
 
+def target_options(a: argparse.Namespace) -> dict[str, Any]:
+    """``env``, ``headers`` and ``cwd`` from ``--env K=V``, ``--header 'K: V'`` and ``--cwd DIR``
+    (what ``connect`` and ``doctor`` take for a target), only those given."""
+    options: dict[str, Any] = {}
+    if a.env:
+        options["env"] = _split_pairs(a.env, "=", "--env")
+    if a.header:
+        options["headers"] = _split_pairs(a.header, ":", "--header")
+    if a.cwd:
+        options["cwd"] = a.cwd
+    return options
+
+
 def _split_pairs(values: list[str], sep: str, what: str) -> dict[str, str]:
     out = {}
     for value in values:
@@ -173,13 +186,7 @@ def cmd_connect(cmd: Command, shell: Any) -> Any:
         from mcp_jupyter.display._tables import servers_frame
 
         return servers_frame(conns)
-    kwargs: dict[str, Any] = {"mode": "legacy" if a.legacy else "auto"}
-    if a.env:
-        kwargs["env"] = _split_pairs(a.env, "=", "--env")
-    if a.header:
-        kwargs["headers"] = _split_pairs(a.header, ":", "--header")
-    if a.cwd:
-        kwargs["cwd"] = a.cwd
+    kwargs: dict[str, Any] = {"mode": "legacy" if a.legacy else "auto", **target_options(a)}
     if a.timeout is not None:
         kwargs["timeout"] = a.timeout or None  # 0: no limit
     auth = _auth_option(a)

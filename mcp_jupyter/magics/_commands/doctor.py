@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mcp_jupyter.magics._commands.connections import _split_connect_words, _split_pairs
+from mcp_jupyter.magics._commands.connections import _split_connect_words, _split_pairs, target_options
 from mcp_jupyter.magics._commands.registry import registry_names
 from mcp_jupyter.magics._completers import completes
 from mcp_jupyter.magics._parser import MagicUsageError
@@ -73,12 +73,7 @@ def cmd_doctor(cmd: Command, shell: Any) -> Any:
 
     a = cmd.args
     options: dict[str, Any] = {"mode": "legacy"} if a.legacy else {}
-    if a.env:
-        options["env"] = _split_pairs(a.env, "=", "--env")
-    if a.header:
-        options["headers"] = _split_pairs(a.header, ":", "--header")
-    if a.cwd:
-        options["cwd"] = a.cwd
+    options.update(target_options(a))
     if a.timeout is not None:
         options["connect_timeout"] = a.timeout
     for key in ("package", "remote"):
