@@ -60,6 +60,11 @@ def test_search_follows_pages_up_to_the_limit_and_returns_the_latest_version(reg
     assert everything[0].version == "2026.8.31"
     airtable = client.search("airtable")
     assert [s.version for s in airtable] == ["1.7.3"]  # 1.7.2 is not the latest
+    recent = client.search("", updated_since="2026-08-01T00:00:00Z")
+    assert len(recent) == 6 and all(
+        s.name.startswith("io.github.modelcontextprotocol/server-") for s in recent
+    )
+    assert "updated_since=2026-08-01T00%3A00%3A00Z" in demo.requests[-1]
     frame = client.search("modelcontextprotocol/server", limit=50).to_dataframe()
     assert list(frame.columns) == ["name", "title", "description", "version", "runs", "repository", "updated"]
     row = frame.set_index("name").loc[TIME]
