@@ -11,7 +11,8 @@ import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
 
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
+export type FieldKind =
+  'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
 
 export interface IOption {
   value: unknown;
@@ -41,15 +42,24 @@ export type RawValue = string | boolean | number[];
 
 function options(schema: any): IOption[] | null {
   if (Array.isArray(schema?.enum)) {
-    const names: unknown[] = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    const names: unknown[] = Array.isArray(schema.enumNames)
+      ? schema.enumNames
+      : [];
     return schema.enum.map((value: unknown, i: number) => ({
       value,
       label: String(names[i] ?? value)
     }));
   }
   const choices = schema?.oneOf ?? schema?.anyOf;
-  if (Array.isArray(choices) && choices.length && choices.every((c: any) => c && 'const' in c)) {
-    return choices.map((c: any) => ({ value: c.const, label: String(c.title ?? c.const) }));
+  if (
+    Array.isArray(choices) &&
+    choices.length &&
+    choices.every((c: any) => c && 'const' in c)
+  ) {
+    return choices.map((c: any) => ({
+      value: c.const,
+      label: String(c.title ?? c.const)
+    }));
   }
   return null;
 }
@@ -66,7 +76,11 @@ function words(text: string): string {
 /** The title to show beside a property's name: none when the schema has none, or when it only
  * restates the name (SDKs title `max_words` as "Max Words"). */
 export function titleBeside(key: string, title: unknown): string {
-  if (typeof title !== 'string' || !title.trim() || words(title) === words(key)) {
+  if (
+    typeof title !== 'string' ||
+    !title.trim() ||
+    words(title) === words(key)
+  ) {
     return '';
   }
   return title;
@@ -75,8 +89,11 @@ export function titleBeside(key: string, title: unknown): string {
 /** The fields of an elicitation's `requested_schema` (or a tool's `inputSchema`), in the schema's
  * property order. */
 export function formModel(schema: any): IFieldModel[] {
-  const properties = schema && typeof schema.properties === 'object' ? schema.properties : {};
-  const required: string[] = Array.isArray(schema?.required) ? schema.required : [];
+  const properties =
+    schema && typeof schema.properties === 'object' ? schema.properties : {};
+  const required: string[] = Array.isArray(schema?.required)
+    ? schema.required
+    : [];
   return Object.keys(properties).map(key => {
     const prop = properties[key] ?? {};
     const field: IFieldModel = {
@@ -100,7 +117,13 @@ export function formModel(schema: any): IFieldModel[] {
     } else if (['string', 'number', 'integer', 'boolean'].includes(prop.type)) {
       field.kind = prop.type;
     }
-    for (const name of ['format', 'minimum', 'maximum', 'minLength', 'maxLength'] as const) {
+    for (const name of [
+      'format',
+      'minimum',
+      'maximum',
+      'minLength',
+      'maxLength'
+    ] as const) {
       if (prop[name] !== undefined) {
         (field as any)[name] = prop[name];
       }
@@ -154,7 +177,8 @@ export function collect(
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const result = convert(field, raw[field.key], trans);
-    const error = 'error' in result ? result.error : problem(field, result.value, trans);
+    const error =
+      'error' in result ? result.error : problem(field, result.value, trans);
     if (error) {
       errors[field.key] = error;
     } else if ('value' in result && result.value !== undefined) {
@@ -166,28 +190,47 @@ export function collect(
 
 /** What is wrong with one field's raw value ('' when nothing): checked when the person leaves the
  * field, and again for every field on submit. */
-export function checkField(field: IFieldModel, raw: RawValue | undefined, trans: TranslationBundle = ENGLISH): string {
+export function checkField(
+  field: IFieldModel,
+  raw: RawValue | undefined,
+  trans: TranslationBundle = ENGLISH
+): string {
   const result = convert(field, raw, trans);
   return 'error' in result ? result.error : problem(field, result.value, trans);
 }
 
-function problem(field: IFieldModel, value: unknown, trans: TranslationBundle): string {
+function problem(
+  field: IFieldModel,
+  value: unknown,
+  trans: TranslationBundle
+): string {
   return value === undefined && field.required ? trans.__('required') : '';
 }
 
 type Converted = { value: unknown } | { error: string };
 
-function convert(field: IFieldModel, value: RawValue | undefined, trans: TranslationBundle): Converted {
+function convert(
+  field: IFieldModel,
+  value: RawValue | undefined,
+  trans: TranslationBundle
+): Converted {
   switch (field.kind) {
     case 'boolean':
       return { value: value === true };
     case 'multi': {
       const picked = Array.isArray(value) ? value : [];
-      return { value: picked.length || field.required ? picked.map(i => field.options[i].value) : undefined };
+      return {
+        value:
+          picked.length || field.required
+            ? picked.map(i => field.options[i].value)
+            : undefined
+      };
     }
     case 'enum': {
       const text = String(value ?? '');
-      return { value: text === '' ? undefined : field.options[Number(text)]?.value };
+      return {
+        value: text === '' ? undefined : field.options[Number(text)]?.value
+      };
     }
   }
   const text = typeof value === 'string' ? value : '';

@@ -72,7 +72,8 @@ export interface IPromptInfo {
 }
 
 /** The statuses of a task (both protocol eras). */
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export type TaskStatus =
+  'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** A task this notebook knows on a connection (mcp_jupyter/lab/_snapshot.py `task_entries`). */
 export interface ITaskInfo {
@@ -98,7 +99,12 @@ export interface IConnectionInfo {
   protocol_version: string | null;
   alive: boolean;
   error: string | null;
-  counts: { tools: number; resources: number; templates: number; prompts: number };
+  counts: {
+    tools: number;
+    resources: number;
+    templates: number;
+    prompts: number;
+  };
   tools: IToolInfo[];
   resources: IResourceInfo[];
   templates: ITemplateInfo[];
@@ -151,7 +157,11 @@ export interface ISamplingPayload {
   needs_human?: boolean;
   /** waiting (approve?), generating (the model answers), review (send the draft?). */
   state?: 'waiting' | 'generating' | 'review' | 'done';
-  draft?: { text: string; model?: string | null; tool_calls?: IToolCall[] | null } | null;
+  draft?: {
+    text: string;
+    model?: string | null;
+    tool_calls?: IToolCall[] | null;
+  } | null;
   /** Sampling with tools: the server's tools offered to the model, and how it may use them. */
   tools?: ISamplingTool[] | null;
   tool_choice?: 'auto' | 'required' | 'none' | null;
@@ -299,7 +309,10 @@ export type KernelMessage =
   | IPasteErrorMessage;
 
 /** The kernel message whose `type` is `T`. */
-export type KernelMessageOf<T extends KernelMessage['type']> = Extract<KernelMessage, { type: T }>;
+export type KernelMessageOf<T extends KernelMessage['type']> = Extract<
+  KernelMessage,
+  { type: T }
+>;
 
 // -- frontend -> kernel --------------------------------------------------------------------------
 
@@ -394,14 +407,22 @@ function list<T>(value: unknown): T[] {
 }
 
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  return typeof value === 'string'
+    ? value
+    : value === null || value === undefined
+      ? ''
+      : String(value);
 }
 
 const INBOX_KINDS = new Set(['sampling', 'elicitation', 'roots']);
 
 /** An inbox item with the fields the views rely on, or null for something else. */
 export function parseInboxItem(value: unknown): IInboxItem | null {
-  if (!isObject(value) || !INBOX_KINDS.has(value.kind as string) || value.id === undefined) {
+  if (
+    !isObject(value) ||
+    !INBOX_KINDS.has(value.kind as string) ||
+    value.id === undefined
+  ) {
     return null;
   }
   return {
@@ -409,7 +430,8 @@ export function parseInboxItem(value: unknown): IInboxItem | null {
     kind: value.kind as IInboxItem['kind'],
     connection: text(value.connection),
     title: text(value.title),
-    created: typeof value.created === 'number' ? value.created : text(value.created),
+    created:
+      typeof value.created === 'number' ? value.created : text(value.created),
     payload: isObject(value.payload) ? value.payload : {}
   } as IInboxItem;
 }
@@ -419,7 +441,8 @@ export function parseTask(value: unknown): ITaskInfo | null {
   if (!isObject(value) || value.id === undefined || value.id === null) {
     return null;
   }
-  const time = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+  const time = (v: unknown): string | null =>
+    typeof v === 'string' && v ? v : null;
   return {
     id: text(value.id),
     tool: text(value.tool),
@@ -448,7 +471,9 @@ export function parseSnapshot(value: Json): ISnapshotMessage {
     connections: list<unknown>(value.connections)
       .filter((c): c is Json => isObject(c) && typeof c.name === 'string')
       .map(parseConnection),
-    configured: list<IConfiguredServer>(value.configured).filter(s => isObject(s) && typeof s.name === 'string'),
+    configured: list<IConfiguredServer>(value.configured).filter(
+      s => isObject(s) && typeof s.name === 'string'
+    ),
     inbox: list<unknown>(value.inbox)
       .map(parseInboxItem)
       .filter((item): item is IInboxItem => item !== null),
@@ -470,13 +495,22 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
     case 'answer.error':
       return data.id === undefined
         ? null
-        : { type: 'answer.error', id: text(data.id), errors: list<unknown>(data.errors).filter(isObject) };
+        : {
+            type: 'answer.error',
+            id: text(data.id),
+            errors: list<unknown>(data.errors).filter(isObject)
+          };
     case 'error':
       return { type: 'error', message: text(data.message) };
     case 'task.error':
       return data.id === undefined
         ? null
-        : { type: 'task.error', connection: text(data.connection), id: text(data.id), message: text(data.message) };
+        : {
+            type: 'task.error',
+            connection: text(data.connection),
+            id: text(data.id),
+            message: text(data.message)
+          };
     case 'app.response':
       if (data.app_id === undefined || data.request_id === undefined) {
         return null;
@@ -487,7 +521,12 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
         request_id: text(data.request_id),
         ...('result' in data ? { result: data.result } : {}),
         ...(isObject(data.error)
-          ? { error: { code: Number(data.error.code) || -32000, message: text(data.error.message) } }
+          ? {
+              error: {
+                code: Number(data.error.code) || -32000,
+                message: text(data.error.message)
+              }
+            }
           : {})
       };
     case 'auth.signin':
@@ -507,9 +546,19 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
     case 'auth.done':
       return data.id === undefined
         ? null
-        : { type: 'auth.done', id: text(data.id), outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped' };
+        : {
+            type: 'auth.done',
+            id: text(data.id),
+            outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped'
+          };
     case 'auth.paste.error':
-      return data.id === undefined ? null : { type: 'auth.paste.error', id: text(data.id), message: text(data.message) };
+      return data.id === undefined
+        ? null
+        : {
+            type: 'auth.paste.error',
+            id: text(data.id),
+            message: text(data.message)
+          };
     default:
       return null;
   }

@@ -1,8 +1,18 @@
 /**
  * The core plugins: the `IMcpChannels` service and the "MCP" sidebar.
  */
-import { ILabShell, ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette, InputDialog, IThemeManager, Notification } from '@jupyterlab/apputils';
+import {
+  ILabShell,
+  ILayoutRestorer,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import {
+  ICommandPalette,
+  InputDialog,
+  IThemeManager,
+  Notification
+} from '@jupyterlab/apputils';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { ServerConnection } from '@jupyterlab/services';
@@ -15,7 +25,13 @@ import { McpChannels } from './channel';
 import { addCommands, CommandIDs } from './commands';
 import { bundle } from './i18n';
 import { installKeyGuard } from './keys';
-import { IConfiguredServer, IInboxItem, IPageInfo, ISnapshot, Theme } from './messages';
+import {
+  IConfiguredServer,
+  IInboxItem,
+  IPageInfo,
+  ISnapshot,
+  Theme
+} from './messages';
 import { DEFAULT_SETTINGS, ISidebarSettings, readSettings } from './settings';
 import { McpSidebar } from './sidebar';
 import { IMcpChannel, IMcpChannels } from './tokens';
@@ -80,7 +96,8 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
     // Every notebook kernel gets a channel at once, so the announce target is registered before
     // the kernel imports mcp_jupyter (a kernel announcing to an unregistered target is lost).
     const watch = (panel: NotebookPanel): void => {
-      const attach = (): void => void channels.channelFor(panel.sessionContext.session?.kernel);
+      const attach = (): void =>
+        void channels.channelFor(panel.sessionContext.session?.kernel);
       panel.sessionContext.kernelChanged.connect(attach);
       attach();
     };
@@ -93,10 +110,17 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
 /** The "MCP" sidebar of the active notebook's kernel, its badge, notifications, settings and commands. */
 const sidebarPlugin: JupyterFrontEndPlugin<void> = {
   id: SIDEBAR_PLUGIN_ID,
-  description: 'The MCP sidebar: connections, configured servers and the consent inbox.',
+  description:
+    'The MCP sidebar: connections, configured servers and the consent inbox.',
   autoStart: true,
   requires: [IMcpChannels, INotebookTracker],
-  optional: [ILabShell, ITranslator, ISettingRegistry, ICommandPalette, ILayoutRestorer],
+  optional: [
+    ILabShell,
+    ITranslator,
+    ISettingRegistry,
+    ICommandPalette,
+    ILayoutRestorer
+  ],
   activate: (
     app: JupyterFrontEnd,
     channels: IMcpChannels,
@@ -122,7 +146,10 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       notebookName: () => panel()?.context.path.split('/').pop() ?? '',
       writeCode,
       connect: server =>
-        void app.commands.execute(CommandIDs.connectServer, { name: server.name, source: server.source }),
+        void app.commands.execute(CommandIDs.connectServer, {
+          name: server.name,
+          source: server.source
+        }),
       refresh: () => void app.commands.execute(CommandIDs.refresh),
       settings: () => settings,
       trans
@@ -155,8 +182,12 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       const pending = pendingCount(snapshot);
       // a new object (Lumino re-renders on identity), keeping JupyterLab's own keys (data-id, ...)
       const { 'mcpj-pending': _, ...dataset } = sidebar.title.dataset;
-      sidebar.title.dataset = pending ? { ...dataset, 'mcpj-pending': String(pending) } : dataset;
-      sidebar.title.caption = pending ? trans.__('MCP: %1 waiting for you', pending) : 'MCP';
+      sidebar.title.dataset = pending
+        ? { ...dataset, 'mcpj-pending': String(pending) }
+        : dataset;
+      sidebar.title.caption = pending
+        ? trans.__('MCP: %1 waiting for you', pending)
+        : 'MCP';
       notices.update(settings.inboxNotifications ? snapshot : null);
       sidebar.update();
       app.commands.notifyCommandChanged(CommandIDs.refresh);
@@ -176,7 +207,9 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       current?.sessionContext.kernelChanged.connect(follow);
       follow();
     });
-    notebooks.widgetAdded.connect((_, added) => added.sessionContext.kernelChanged.connect(follow));
+    notebooks.widgetAdded.connect((_, added) =>
+      added.sessionContext.kernelChanged.connect(follow)
+    );
     channels.channelStateChanged.connect(follow);
     labShell?.currentChanged.connect(follow);
     follow();
@@ -193,17 +226,27 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
           loaded.changed.connect(apply);
           apply();
         })
-        .catch(reason => console.warn('mcp_jupyter: could not load the MCP sidebar settings', reason));
+        .catch(reason =>
+          console.warn(
+            'mcp_jupyter: could not load the MCP sidebar settings',
+            reason
+          )
+        );
     }
   }
 };
 
 /** Ask which configured server to connect (null: cancelled). */
-async function askServer(servers: IConfiguredServer[], trans: TranslationBundle): Promise<IConfiguredServer | null> {
+async function askServer(
+  servers: IConfiguredServer[],
+  trans: TranslationBundle
+): Promise<IConfiguredServer | null> {
   // a name defined in two config files is told apart by its file
   const counts = new Map<string, number>();
   servers.forEach(s => counts.set(s.name, (counts.get(s.name) ?? 0) + 1));
-  const labels = servers.map(s => ((counts.get(s.name) ?? 0) > 1 ? `${s.name} (${s.source})` : s.name));
+  const labels = servers.map(s =>
+    (counts.get(s.name) ?? 0) > 1 ? `${s.name} (${s.source})` : s.name
+  );
   const result = await InputDialog.getItem({
     title: trans.__('Connect a configured server'),
     label: trans.__('Server'),
@@ -244,10 +287,18 @@ class InboxNotices {
 
   private _notify(item: IInboxItem): string {
     const trans = this._trans;
-    return Notification.info(`${inboxLabel(item, trans)}: ${clip(item.title || item.kind, LIMITS.label)}`, {
-      autoClose: false,
-      actions: [{ label: trans.__('Answer in the MCP sidebar'), callback: () => this._open() }]
-    });
+    return Notification.info(
+      `${inboxLabel(item, trans)}: ${clip(item.title || item.kind, LIMITS.label)}`,
+      {
+        autoClose: false,
+        actions: [
+          {
+            label: trans.__('Answer in the MCP sidebar'),
+            callback: () => this._open()
+          }
+        ]
+      }
+    );
   }
 
   private _notices = new Map<string, string>();
@@ -258,7 +309,8 @@ class InboxNotices {
  * deleted or changed by them (src/keys.ts). */
 const keysPlugin: JupyterFrontEndPlugin<void> = {
   id: 'mcp-jupyter-labextension:keys',
-  description: "Keeps keys typed in mcp_jupyter's widgets from becoming notebook shortcuts.",
+  description:
+    "Keeps keys typed in mcp_jupyter's widgets from becoming notebook shortcuts.",
   autoStart: true,
   activate: (): void => {
     installKeyGuard();

@@ -106,16 +106,27 @@ export class HostBridge {
     }
   };
 
-  private async _answer(id: string | number, method: string, params: any): Promise<void> {
+  private async _answer(
+    id: string | number,
+    method: string,
+    params: any
+  ): Promise<void> {
     try {
       const result = await this._options.onRequest(method, params);
       this._post({ jsonrpc: '2.0', id, result: result ?? {} });
     } catch (error: any) {
       const code = error instanceof RpcError ? error.code : INTERNAL_ERROR;
-      this._post({ jsonrpc: '2.0', id, error: { code, message: String(error?.message ?? error) } });
+      this._post({
+        jsonrpc: '2.0',
+        id,
+        error: { code, message: String(error?.message ?? error) }
+      });
     }
   }
 
   private _lastId = 0;
-  private _pending = new Map<string, { resolve: (v: any) => void; reject: (e: any) => void }>();
+  private _pending = new Map<
+    string,
+    { resolve: (v: any) => void; reject: (e: any) => void }
+  >();
 }

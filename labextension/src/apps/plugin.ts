@@ -7,7 +7,10 @@
  * notebook's kernel through the `IMcpChannels` service. Untrusted outputs (a notebook opened from
  * disk) are not rendered live: JupyterLab falls back to the output's static `text/html` card.
  */
-import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { IThemeManager } from '@jupyterlab/apputils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
@@ -31,14 +34,18 @@ function bind(panel: NotebookPanel, host: Omit<IAppHost, 'kernel'>): void {
     mimeTypes: [APP_OUTPUT_MIME],
     defaultRank: RANK,
     createRenderer: options =>
-      new AppOutput(options, { ...host, kernel: () => panel.sessionContext.session?.kernel ?? null })
+      new AppOutput(options, {
+        ...host,
+        kernel: () => panel.sessionContext.session?.kernel ?? null
+      })
   };
   panel.content.rendermime.addFactory(factory, RANK);
 }
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'mcp-jupyter-labextension:apps',
-  description: 'MCP Apps: interactive server UIs in sandboxed frames, bound to the notebook kernel.',
+  description:
+    'MCP Apps: interactive server UIs in sandboxed frames, bound to the notebook kernel.',
   autoStart: true,
   requires: [INotebookTracker, IMcpChannels],
   optional: [IThemeManager, ITranslator],

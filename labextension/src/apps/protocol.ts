@@ -20,7 +20,8 @@ const PERMISSIONS: Record<string, string> = {
 /** The sandbox route's URL for an app that declared `csp` (the route validates every domain). */
 export function sandboxUrl(baseUrl: string, csp: unknown): string {
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-  const declared = csp && typeof csp === 'object' && !Array.isArray(csp) ? csp : {};
+  const declared =
+    csp && typeof csp === 'object' && !Array.isArray(csp) ? csp : {};
   return `${base}mcp-jupyter/apps/sandbox?csp=${encodeURIComponent(JSON.stringify(declared))}`;
 }
 
@@ -48,7 +49,9 @@ export function frameHeight(height: unknown): number | null {
 export function linkUrl(params: any): string | null {
   try {
     const url = new URL(String(params?.url ?? ''));
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+    return url.protocol === 'https:' || url.protocol === 'http:'
+      ? url.href
+      : null;
   } catch {
     return null;
   }
@@ -60,12 +63,19 @@ export function messageText(content: unknown): string {
     return '';
   }
   return content
-    .map((block: any) => (block?.type === 'text' ? String(block.text ?? '') : `[${String(block?.type)}]`))
+    .map((block: any) =>
+      block?.type === 'text'
+        ? String(block.text ?? '')
+        : `[${String(block?.type)}]`
+    )
     .join('\n');
 }
 
 /** The host's capabilities in `ui/initialize` (what it forwards, what it asks consent for). */
-export function hostCapabilities(csp: unknown, permissions: unknown): Record<string, unknown> {
+export function hostCapabilities(
+  csp: unknown,
+  permissions: unknown
+): Record<string, unknown> {
   return {
     openLinks: {},
     serverTools: {},

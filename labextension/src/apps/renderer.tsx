@@ -23,11 +23,21 @@ import { ISignal } from '@lumino/signaling';
 import { PanelLayout, Widget } from '@lumino/widgets';
 import React from 'react';
 
-import { AppConsents, AppNotice, AppNoticeState, IAppConsent } from '../components/AppConsentCard';
+import {
+  AppConsents,
+  AppNotice,
+  AppNoticeState,
+  IAppConsent
+} from '../components/AppConsentCard';
 import { TranslationContext } from '../components/translation';
 import { KernelMessage } from '../messages';
 import { IMcpChannel, IMcpChannels } from '../tokens';
-import { HostBridge, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from './bridge';
+import {
+  HostBridge,
+  INVALID_PARAMS,
+  METHOD_NOT_FOUND,
+  RpcError
+} from './bridge';
 import {
   allowAttribute,
   APPS_PROTOCOL_VERSION,
@@ -126,7 +136,11 @@ class ReactArea extends ReactWidget {
   }
 
   protected render(): JSX.Element {
-    return <TranslationContext.Provider value={this._trans}>{this._content()}</TranslationContext.Provider>;
+    return (
+      <TranslationContext.Provider value={this._trans}>
+        {this._content()}
+      </TranslationContext.Provider>
+    );
   }
 }
 
@@ -139,8 +153,12 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     super();
     this.addClass('mcpj-app');
     const trans = _host.trans;
-    this._consentArea = new ReactArea('mcpj-app-consents', trans, () => <AppConsents consents={this._consents} />);
-    this._body = new ReactArea('mcpj-app-body', trans, () => <AppNotice notice={this._notice} />);
+    this._consentArea = new ReactArea('mcpj-app-consents', trans, () => (
+      <AppConsents consents={this._consents} />
+    ));
+    this._body = new ReactArea('mcpj-app-body', trans, () => (
+      <AppNotice notice={this._notice} />
+    ));
     this._frameHost = new Widget();
     this._frameHost.addClass('mcpj-app-frame-host');
     const layout = new PanelLayout();
@@ -153,7 +171,10 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const data = model.data[APP_OUTPUT_MIME] as unknown as IAppData | undefined;
     if (!data || typeof data.app_id !== 'string') {
-      this._placeholder(null, this._host.trans.__('This app output is malformed.'));
+      this._placeholder(
+        null,
+        this._host.trans.__('This app output is malformed.')
+      );
       return;
     }
     if (data.app_id === this._data?.app_id && this._bridge) {
@@ -168,7 +189,10 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
       return;
     }
     this._teardown();
-    this._host.channels.channelStateChanged.disconnect(this._onChannelState, this);
+    this._host.channels.channelStateChanged.disconnect(
+      this._onChannelState,
+      this
+    );
     super.dispose();
   }
 
@@ -182,14 +206,18 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     if (!channel || !channel.isOpen) {
       this._placeholder(
         'waiting',
-        trans.__("This app runs when the notebook's kernel is connected to its MCP server. Run the cell to show it.")
+        trans.__(
+          "This app runs when the notebook's kernel is connected to its MCP server. Run the cell to show it."
+        )
       );
       return; // _onChannelState retries when the channel opens
     }
     if (channel.page && channel.page.server_extension === false) {
       this._placeholder(
         'no-route',
-        trans.__('The app needs the mcp_jupyter Jupyter server extension (its sandbox route), which this server lacks.')
+        trans.__(
+          'The app needs the mcp_jupyter Jupyter server extension (its sandbox route), which this server lacks.'
+        )
       );
       return;
     }
@@ -202,7 +230,10 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     try {
       opened = await this._kernelRequest<IOpened>('app/open', {});
     } catch (error) {
-      this._placeholder('gone', error instanceof Error ? error.message : String(error));
+      this._placeholder(
+        'gone',
+        error instanceof Error ? error.message : String(error)
+      );
       return;
     }
     if (this.isDisposed || this._channel !== channel) {
@@ -221,7 +252,10 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     // top navigation, modals, downloads).
     frame.setAttribute('sandbox', 'allow-scripts');
     frame.setAttribute('referrerpolicy', 'no-referrer');
-    frame.title = this._host.trans.__('MCP App: %1', this._data!.title ?? this._data!.tool);
+    frame.title = this._host.trans.__(
+      'MCP App: %1',
+      this._data!.title ?? this._data!.tool
+    );
     const allow = allowAttribute(opened.permissions);
     if (allow) {
       frame.setAttribute('allow', allow);
@@ -235,7 +269,8 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     this._bridge = new HostBridge({
       frame,
       onRequest: (method, params) => this._onAppRequest(method, params),
-      onNotification: (method, params) => this._onAppNotification(method, params)
+      onNotification: (method, params) =>
+        this._onAppNotification(method, params)
     });
     this._host.themeChanged?.connect(this._onThemeChanged, this);
     this._frameHost.node.appendChild(frame);
@@ -286,20 +321,34 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     if (this._channel && channel === this._channel && !channel.isOpen) {
       this._teardown();
       this._placeholder('restarted', this._restartedText());
-    } else if (!this._channel && channel.isOpen && this._waiting && channel.kernel === this._host.kernel()) {
+    } else if (
+      !this._channel &&
+      channel.isOpen &&
+      this._waiting &&
+      channel.kernel === this._host.kernel()
+    ) {
       void this._start();
     }
   }
 
-  private _onKernelStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
-    if (status === 'restarting' || status === 'autorestarting' || status === 'dead') {
+  private _onKernelStatus(
+    _: Kernel.IKernelConnection,
+    status: Kernel.Status
+  ): void {
+    if (
+      status === 'restarting' ||
+      status === 'autorestarting' ||
+      status === 'dead'
+    ) {
       this._teardown();
       this._placeholder('restarted', this._restartedText());
     }
   }
 
   private _restartedText(): string {
-    return this._host.trans.__('The kernel restarted or stopped, so the app was closed. Run the cell again.');
+    return this._host.trans.__(
+      'The kernel restarted or stopped, so the app was closed. Run the cell again.'
+    );
   }
 
   // -- the app's requests and notifications ---------------------------------------------------
@@ -323,21 +372,34 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     if (KERNEL_METHODS.has(method)) {
       return this._kernelRequest(method, params);
     }
-    throw new RpcError(METHOD_NOT_FOUND, `this host does not support ${method}`);
+    throw new RpcError(
+      METHOD_NOT_FOUND,
+      `this host does not support ${method}`
+    );
   }
 
   private _onAppNotification(method: string, params: any): void {
     const opened = this._opened;
-    if (method === 'ui/notifications/sandbox-proxy-ready' && opened && !this._htmlSent) {
+    if (
+      method === 'ui/notifications/sandbox-proxy-ready' &&
+      opened &&
+      !this._htmlSent
+    ) {
       this._htmlSent = true; // once: the HTML goes to the proxy page, never again to the app
       this._bridge?.notify('ui/notifications/sandbox-resource-ready', {
         html: opened.html,
         csp: opened.csp ?? undefined,
         permissions: opened.permissions ?? undefined
       });
-    } else if (method === 'ui/notifications/initialized' && opened && !this._initialized) {
+    } else if (
+      method === 'ui/notifications/initialized' &&
+      opened &&
+      !this._initialized
+    ) {
       this._initialized = true;
-      this._bridge?.notify('ui/notifications/tool-input', { arguments: opened.input ?? {} });
+      this._bridge?.notify('ui/notifications/tool-input', {
+        arguments: opened.input ?? {}
+      });
       if (opened.result) {
         this._bridge?.notify('ui/notifications/tool-result', opened.result);
       }
@@ -347,19 +409,29 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
         this._frame.style.height = `${height}px`;
       }
     } else if (method === 'notifications/message') {
-      this._kernelRequest('notifications/message', params).catch(() => undefined);
+      this._kernelRequest('notifications/message', params).catch(
+        () => undefined
+      );
     } else if (method === 'ui/notifications/request-teardown') {
       this._teardown();
-      this._placeholder('closed', this._host.trans.__('The app closed itself.'));
+      this._placeholder(
+        'closed',
+        this._host.trans.__('The app closed itself.')
+      );
     }
   }
 
   private _initializeResult(params: any): any {
-    const asked = typeof params?.protocolVersion === 'string' ? params.protocolVersion : '';
+    const asked =
+      typeof params?.protocolVersion === 'string' ? params.protocolVersion : '';
     return {
-      protocolVersion: asked === APPS_PROTOCOL_VERSION ? asked : APPS_PROTOCOL_VERSION,
+      protocolVersion:
+        asked === APPS_PROTOCOL_VERSION ? asked : APPS_PROTOCOL_VERSION,
       hostInfo: { name: 'mcp-jupyter', version: this._host.version },
-      hostCapabilities: hostCapabilities(this._opened?.csp, this._opened?.permissions),
+      hostCapabilities: hostCapabilities(
+        this._opened?.csp,
+        this._opened?.permissions
+      ),
       hostContext: this._hostContext()
     };
   }
@@ -372,7 +444,9 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
       styles: { variables: hostStyles() },
       displayMode: 'inline',
       availableDisplayModes: ['inline'],
-      containerDimensions: width ? { width, maxHeight: MAX_HEIGHT } : { maxHeight: MAX_HEIGHT },
+      containerDimensions: width
+        ? { width, maxHeight: MAX_HEIGHT }
+        : { maxHeight: MAX_HEIGHT },
       locale: navigator.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       userAgent: `mcp-jupyter/${this._host.version} JupyterLab`,
@@ -392,7 +466,10 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   private async _openLink(params: any): Promise<any> {
     const url = linkUrl(params);
     if (url === null) {
-      throw new RpcError(INVALID_PARAMS, 'ui/open-link takes an absolute http(s) URL');
+      throw new RpcError(
+        INVALID_PARAMS,
+        'ui/open-link takes an absolute http(s) URL'
+      );
     }
     const trans = this._host.trans;
     const allowed = await this._consent(
@@ -425,7 +502,12 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   }
 
   /** A card above the app asking the person; resolves true on the allow button only. */
-  private _consent(kind: string, question: string, detail: string, allowLabel: string): Promise<boolean> {
+  private _consent(
+    kind: string,
+    question: string,
+    detail: string,
+    allowLabel: string
+  ): Promise<boolean> {
     const app = `${this._data?.title ?? this._data?.tool} (${this._data?.server})`;
     return new Promise(resolve => {
       const consent: IAppConsent = {
@@ -448,14 +530,22 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   // -- the kernel -------------------------------------------------------------------------------
 
   /** Forward one request to the kernel (`app.request`); resolves with its `app.response`'s result. */
-  private _kernelRequest<T = unknown>(method: string, params: unknown): Promise<T> {
+  private _kernelRequest<T = unknown>(
+    method: string,
+    params: unknown
+  ): Promise<T> {
     const channel = this._channel;
     if (!channel || !this._data) {
-      return Promise.reject(new Error(this._host.trans.__('the kernel is not connected')));
+      return Promise.reject(
+        new Error(this._host.trans.__('the kernel is not connected'))
+      );
     }
     const requestId = `${this._nonce}-${++this._lastRequest}`;
     return new Promise<T>((resolve, reject) => {
-      this._pending.set(requestId, { resolve: value => resolve(value as T), reject });
+      this._pending.set(requestId, {
+        resolve: value => resolve(value as T),
+        reject
+      });
       const sent = channel.send({
         type: 'app.request',
         app_id: this._data!.app_id,
@@ -502,9 +592,18 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
     const data = this._data;
     const trans = this._host.trans;
     const title = data
-      ? trans.__('MCP App: %1 (server %2)', data.title ?? data.tool, data.server)
+      ? trans.__(
+          'MCP App: %1 (server %2)',
+          data.title ?? data.tool,
+          data.server
+        )
       : trans.__('MCP App');
-    this._setNotice({ kind: 'placeholder', reason: reason ?? 'invalid', title, text });
+    this._setNotice({
+      kind: 'placeholder',
+      reason: reason ?? 'invalid',
+      title,
+      text
+    });
   }
 
   private _data: IAppData | null = null;
@@ -518,7 +617,10 @@ export class AppOutput extends Widget implements IRenderMime.IRenderer {
   private _lastRequest = 0;
   // Every open tab gets every response: ids unique across tabs keep answers apart.
   private readonly _nonce = Math.random().toString(36).slice(2);
-  private _pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private _pending = new Map<
+    string,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
   private _consents: IAppConsent[] = [];
   private _lastConsent = 0;
   private _notice: AppNoticeState = null;

@@ -39,10 +39,15 @@ export function SidebarView(props: ISidebarViewProps): JSX.Element {
   const header = (
     <div className="mcpj-sidebar-header">
       <h2>MCP</h2>
-      {props.name && <span className="mcpj-sidebar-notebook">{props.name}</span>}
+      {props.name && (
+        <span className="mcpj-sidebar-notebook">{props.name}</span>
+      )}
       {props.open && (
-        <button className="mcpj-button mcpj-refresh" title={trans.__('Ask the kernel for a fresh snapshot')}
-          onClick={props.refresh}>
+        <button
+          className="mcpj-button mcpj-refresh"
+          title={trans.__('Ask the kernel for a fresh snapshot')}
+          onClick={props.refresh}
+        >
           {trans.__('Refresh')}
         </button>
       )}
@@ -52,7 +57,9 @@ export function SidebarView(props: ISidebarViewProps): JSX.Element {
     return (
       <>
         {header}
-        <p className="mcpj-sidebar-status">{trans.__("Open a notebook to see its kernel's MCP connections.")}</p>
+        <p className="mcpj-sidebar-status">
+          {trans.__("Open a notebook to see its kernel's MCP connections.")}
+        </p>
       </>
     );
   }
@@ -61,35 +68,62 @@ export function SidebarView(props: ISidebarViewProps): JSX.Element {
       <>
         {header}
         <p className="mcpj-sidebar-status">
-          {trans.__('This kernel has not loaded mcp_jupyter yet. Import it and the sidebar connects by itself.')}
+          {trans.__(
+            'This kernel has not loaded mcp_jupyter yet. Import it and the sidebar connects by itself.'
+          )}
         </p>
-        <button className="mcpj-button mcpj-insert-import" onClick={() => props.write(IMPORT_CODE)}>
+        <button
+          className="mcpj-button mcpj-insert-import"
+          onClick={() => props.write(IMPORT_CODE)}
+        >
           {trans.__('Insert import')}
         </button>
       </>
     );
   }
-  const actions: ICellActions = { write: props.write, runs: props.runs, code: { magics: snapshot.magics } };
+  const actions: ICellActions = {
+    write: props.write,
+    runs: props.runs,
+    code: { magics: snapshot.magics }
+  };
   const connections = connectionsView(snapshot, filter, trans);
   return (
     <>
       {header}
       <Inbox items={snapshot.inbox} channel={channel} />
       <div className="mcpj-filter">
-        <input type="search" placeholder={trans.__('Filter tools, resources, prompts')} aria-label={trans.__('Filter')}
-          value={filter} onChange={e => setFilter(e.target.value)} />
+        <input
+          type="search"
+          placeholder={trans.__('Filter tools, resources, prompts')}
+          aria-label={trans.__('Filter')}
+          value={filter}
+          onChange={e => setFilter(e.target.value)}
+        />
       </div>
       <section className="mcpj-connections">
         <h3>{trans.__('Connections')}</h3>
         {snapshot.connections.length === 0 && (
-          <p className="mcpj-sidebar-status">{trans.__('No connections yet: connect with mj.connect(...) or below.')}</p>
+          <p className="mcpj-sidebar-status">
+            {trans.__(
+              'No connections yet: connect with mj.connect(...) or below.'
+            )}
+          </p>
         )}
         {connections.map(view => (
-          <Connection key={view.name} view={view} filtering={filter.trim() !== ''} actions={actions}
-            channel={channel} />
+          <Connection
+            key={view.name}
+            view={view}
+            filtering={filter.trim() !== ''}
+            actions={actions}
+            channel={channel}
+          />
         ))}
       </section>
-      <ConfiguredServers servers={snapshot.configured} connect={props.connect} runs={props.runs} />
+      <ConfiguredServers
+        servers={snapshot.configured}
+        connect={props.connect}
+        runs={props.runs}
+      />
     </>
   );
 }
