@@ -127,7 +127,7 @@ export class McpChannel implements IMcpChannel {
     try {
       const hello: IHelloMessage = { type: 'hello', protocol: PROTOCOL, page };
       comm.open(asJson(hello));
-    } catch (error) {
+    } catch {
       this._drop();
     }
   }

@@ -54,6 +54,9 @@ export interface IConnectArgs {
   source?: string;
 }
 
+/** The `describedBy` of a command that takes no arguments. */
+const NO_ARGS = { args: { type: 'object', properties: {} } } as const;
+
 function connectArgs(args: Readonly<Record<string, unknown>>): IConnectArgs {
   return {
     name: typeof args.name === 'string' && args.name ? args.name : undefined,
@@ -95,6 +98,7 @@ export function addCommands(
     caption: trans.__(
       "Show the MCP sidebar: the kernel's connections, configured servers and consent inbox"
     ),
+    describedBy: NO_ARGS,
     execute: () => host.openSidebar()
   });
   registry.addCommand(CommandIDs.refresh, {
@@ -102,6 +106,7 @@ export function addCommands(
     caption: trans.__(
       'Ask the kernel for a fresh snapshot of its MCP connections'
     ),
+    describedBy: NO_ARGS,
     isEnabled: isOpen,
     execute: () => {
       host.channel()?.send({ type: 'refresh' });

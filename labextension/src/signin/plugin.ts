@@ -37,6 +37,8 @@ async function askPaste(
   const result = await InputDialog.getText({
     title: trans.__('Sign in to %1: paste the address', msg.server),
     label: trans.__('The address of the page you ended on after signing in'),
+    // the shape of an address, not words to translate
+    // eslint-disable-next-line jupyter/no-untranslated-string
     placeholder: 'http://…?code=…&state=…',
     okLabel: trans.__('OK'),
     cancelLabel: trans.__('Cancel')
