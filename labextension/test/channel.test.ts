@@ -1,47 +1,9 @@
-import { Signal } from '@lumino/signaling';
 import { describe, expect, it } from 'vitest';
 
 import { McpChannel } from '../src/channel';
 import { KernelMessage } from '../src/messages';
 import { IMcpChannel } from '../src/tokens';
-
-/** The few members of a kernel connection and its comm that the channel uses (no server in unit tests). */
-function kernelStub() {
-  const comm = {
-    isDisposed: false,
-    commsOverSubshells: 'disabled',
-    opened: [] as unknown[],
-    onMsg: (_msg: unknown) => undefined as unknown,
-    onClose: () => undefined as unknown,
-    open(data: unknown) {
-      this.opened.push(data);
-    },
-    send: () => undefined,
-    dispose() {
-      this.isDisposed = true;
-    }
-  };
-  const kernel = {
-    isDisposed: false,
-    supportsSubshells: false,
-    info: Promise.resolve({}),
-    statusChanged: new Signal<unknown, string>({}),
-    registerCommTarget: () => undefined,
-    createComm: () => comm
-  };
-  return {
-    kernel,
-    comm,
-    deliver: (data: unknown) => comm.onMsg({ content: { data } })
-  };
-}
-
-const page = async () => ({
-  origin: 'http://x',
-  base_url: '/',
-  theme: 'light' as const,
-  server_extension: true
-});
+import { kernelStub, page } from './kernel';
 
 describe('McpChannel', () => {
   it('says it is open before it passes on its first message, so listeners added then get it', async () => {

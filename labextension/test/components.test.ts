@@ -2,11 +2,15 @@ import React from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 
+import { McpChannels } from '../src/channel';
 import { AppConsentCard, AppNotice } from '../src/components/AppConsentCard';
 import { ItemRow } from '../src/components/ItemRow';
 import { SamplingReview } from '../src/components/SamplingReview';
+import { SidebarView } from '../src/components/SidebarView';
 import { IConnectionInfo, ISamplingItem } from '../src/messages';
+import { SidebarModel } from '../src/model';
 import { connectionView } from '../src/view';
+import { kernelStub, page, settle } from './kernel';
 
 const connection: IConnectionInfo = {
   name: 'pdf',
@@ -161,5 +165,64 @@ describe('SamplingReview', () => {
       payload: { ...item.payload, tool_choice: 'none' as const }
     };
     expect(html(none)).not.toContain('mcpj-sampling-reply-kind');
+  });
+});
+
+describe('SidebarView', () => {
+  const render = (model: SidebarModel): string =>
+    renderToStaticMarkup(
+      React.createElement(SidebarView, {
+        model,
+        write: () => undefined,
+        connect: () => undefined,
+        refresh: () => undefined
+      })
+    );
+  const elicitation = {
+    id: 'e1',
+    kind: 'elicitation',
+    connection: 'demo',
+    title: 'Your name?',
+    created: 1,
+    payload: {
+      message: 'Your name?',
+      requested_schema: { properties: { name: { type: 'string' } } }
+    }
+  };
+
+  it("shows the model's notebook, inbox and answers as they are now", async () => {
+    const model = new SidebarModel(new McpChannels(page));
+    expect(render(model)).toContain('Open a notebook to see');
+
+    const { kernel, deliver } = kernelStub();
+    model.follow(kernel as never, 'demo.ipynb');
+    await settle();
+    expect(render(model)).toContain('This kernel has not loaded mcp_jupyter');
+
+    deliver({
+      type: 'snapshot',
+      connections: [connection],
+      configured: [],
+      inbox: [elicitation]
+    });
+    model.setFilter('list_pdfs');
+    const before = render(model);
+    expect(before).toContain(
+      '<span class="mcpj-sidebar-notebook">demo.ipynb</span>'
+    );
+    expect(before).toContain('data-id="e1"');
+    expect(before).toContain('value="list_pdfs"');
+    expect(before).not.toContain('mcpj-inbox-sent');
+
+    model.answer(model.inbox[0], 'accept', { name: 'A' });
+    expect(render(model)).toContain('Sent: accept');
+    deliver({
+      type: 'answer.error',
+      id: 'e1',
+      errors: [{ path: ['name'], message: 'too short' }]
+    });
+    const refused = render(model);
+    expect(refused).not.toContain('mcpj-inbox-sent');
+    expect(refused).toContain('The kernel refused the answer: name: too short');
   });
 });

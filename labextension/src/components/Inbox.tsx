@@ -4,14 +4,16 @@
 import React from 'react';
 
 import { IInboxItem } from '../messages';
-import { IMcpChannel } from '../tokens';
+import { SidebarModel } from '../model';
+import { inboxKey } from '../view';
 import { InboxItem } from './InboxItem';
 import { useTrans } from './translation';
 
 /** "Waiting for you", then one card per request. */
 export function Inbox(props: {
   items: IInboxItem[];
-  channel: IMcpChannel;
+  /** The sidebar's model: it sends the answers and knows what became of them. */
+  model: SidebarModel;
 }): JSX.Element | null {
   const trans = useTrans();
   if (!props.items.length) {
@@ -25,11 +27,7 @@ export function Inbox(props: {
       </h3>
       {props.items.map(item => (
         // keyed by state too: a sampling request comes back in "review" with the model's draft
-        <InboxItem
-          key={`${item.id}:${item.kind === 'sampling' ? (item.payload?.state ?? '') : ''}`}
-          item={item}
-          channel={props.channel}
-        />
+        <InboxItem key={inboxKey(item)} item={item} model={props.model} />
       ))}
     </section>
   );
