@@ -10,6 +10,7 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
+import { isObject, JsonRecord } from './json';
 
 export type FieldKind =
   'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
@@ -40,23 +41,45 @@ export interface IFieldModel {
 /** A raw value as held by an input: text, a checkbox state, or selected option indexes. */
 export type RawValue = string | boolean | number[];
 
-function options(schema: any): IOption[] | null {
-  if (Array.isArray(schema?.enum)) {
-    const names: unknown[] = Array.isArray(schema.enumNames)
-      ? schema.enumNames
-      : [];
-    return schema.enum.map((value: unknown, i: number) => ({
+/** The JSON types a field can have as its own kind. */
+const SCALAR_KINDS: readonly FieldKind[] = [
+  'string',
+  'number',
+  'integer',
+  'boolean'
+];
+
+/** The schema keywords a field keeps, to check the value against. */
+const CHECKED_KEYWORDS = [
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength'
+] as const;
+
+/** The members of a schema (or of a property's schema); none when it is not an object. */
+function members(schema: unknown): JsonRecord {
+  return isObject(schema) ? schema : {};
+}
+
+/** The choices of an enum schema (`enum` with `enumNames`, or `oneOf`/`anyOf` of `{const, title}`). */
+function options(schema: unknown): IOption[] | null {
+  const { enum: values, enumNames, oneOf, anyOf } = members(schema);
+  if (Array.isArray(values)) {
+    const names: unknown[] = Array.isArray(enumNames) ? enumNames : [];
+    return values.map((value: unknown, i: number) => ({
       value,
       label: String(names[i] ?? value)
     }));
   }
-  const choices = schema?.oneOf ?? schema?.anyOf;
+  const choices = oneOf ?? anyOf;
   if (
     Array.isArray(choices) &&
     choices.length &&
-    choices.every((c: any) => c && 'const' in c)
+    choices.every((c: unknown) => isObject(c) && 'const' in c)
   ) {
-    return choices.map((c: any) => ({
+    return choices.map((c: JsonRecord) => ({
       value: c.const,
       label: String(c.title ?? c.const)
     }));
@@ -88,14 +111,15 @@ export function titleBeside(key: string, title: unknown): string {
 
 /** The fields of an elicitation's `requested_schema` (or a tool's `inputSchema`), in the schema's
  * property order. */
-export function formModel(schema: any): IFieldModel[] {
-  const properties =
-    schema && typeof schema.properties === 'object' ? schema.properties : {};
-  const required: string[] = Array.isArray(schema?.required)
-    ? schema.required
-    : [];
+export function formModel(schema: unknown): IFieldModel[] {
+  const { properties: declared, required: requiredKeys } = members(schema);
+  const properties: JsonRecord =
+    typeof declared === 'object' && declared !== null
+      ? (declared as JsonRecord)
+      : {};
+  const required: unknown[] = Array.isArray(requiredKeys) ? requiredKeys : [];
   return Object.keys(properties).map(key => {
-    const prop = properties[key] ?? {};
+    const prop = members(properties[key]);
     const field: IFieldModel = {
       key,
       label: key,
@@ -108,24 +132,19 @@ export function formModel(schema: any): IFieldModel[] {
     };
     const single = options(prop);
     const multi = prop.type === 'array' ? options(prop.items) : null;
+    const scalar = SCALAR_KINDS.find(kind => kind === prop.type);
     if (single) {
       field.kind = 'enum';
       field.options = single;
     } else if (multi) {
       field.kind = 'multi';
       field.options = multi;
-    } else if (['string', 'number', 'integer', 'boolean'].includes(prop.type)) {
-      field.kind = prop.type;
+    } else if (scalar) {
+      field.kind = scalar;
     }
-    for (const name of [
-      'format',
-      'minimum',
-      'maximum',
-      'minLength',
-      'maxLength'
-    ] as const) {
+    for (const name of CHECKED_KEYWORDS) {
       if (prop[name] !== undefined) {
-        (field as any)[name] = prop[name];
+        Object.assign(field, { [name]: prop[name] });
       }
     }
     return field;

@@ -1,12 +1,14 @@
 /**
  * The messages of the MCP channel, both ways, as two discriminated unions on `type`.
  *
- * The kernel side is mcp_jupyter/lab: channel.py (hello, refresh, theme, answer, error),
- * snapshot.py (snapshot), inbox.py (answer, answer.error), tasks.py (task.cancel, task.error), signin.py (auth.*) and apps.py
- * (app.request, app.response). Every message the kernel sends goes through `parseKernelMessage`
+ * The kernel side is mcp_jupyter/lab: _channel.py (hello, refresh, theme, error), _snapshot.py
+ * (snapshot), _inbox.py (answer, answer.error), _tasks.py (task.cancel, task.error), _signin.py
+ * (auth.*) and _apps.py (app.request, app.response). Every message the kernel sends goes through `parseKernelMessage`
  * once, in the channel, so the sidebar, the apps and the sign-in notifications receive typed data;
  * text inside them came from MCP servers and is rendered as text, never as markup.
  */
+
+import { isObject, JsonRecord } from './json';
 
 // -- the snapshot's parts ------------------------------------------------------------------------
 
@@ -396,12 +398,6 @@ export type FrontendMessage =
 
 // -- parsing -------------------------------------------------------------------------------------
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function list<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
@@ -454,7 +450,7 @@ export function parseTask(value: unknown): ITaskInfo | null {
   };
 }
 
-function parseConnection(value: Json): IConnectionInfo {
+function parseConnection(value: JsonRecord): IConnectionInfo {
   const connection = value as unknown as IConnectionInfo;
   return {
     ...connection,
@@ -465,11 +461,11 @@ function parseConnection(value: Json): IConnectionInfo {
 }
 
 /** The snapshot's lists, each defaulting to empty; unknown inbox kinds are left out. */
-export function parseSnapshot(value: Json): ISnapshotMessage {
+export function parseSnapshot(value: JsonRecord): ISnapshotMessage {
   return {
     type: 'snapshot',
     connections: list<unknown>(value.connections)
-      .filter((c): c is Json => isObject(c) && typeof c.name === 'string')
+      .filter((c): c is JsonRecord => isObject(c) && typeof c.name === 'string')
       .map(parseConnection),
     configured: list<IConfiguredServer>(value.configured).filter(
       s => isObject(s) && typeof s.name === 'string'

@@ -102,7 +102,7 @@ describe('hostCapabilities', () => {
     );
     expect(caps).not.toHaveProperty('sampling');
     expect(caps).not.toHaveProperty('downloadFile');
-    expect((caps.sandbox as any).csp).toEqual({
+    expect(caps.sandbox).toHaveProperty('csp', {
       connectDomains: ['https://a.example.com']
     });
   });

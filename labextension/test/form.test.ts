@@ -142,6 +142,15 @@ describe('formModel', () => {
       blob: 'plain words'
     });
   });
+
+  it('survives a hostile schema: null properties, strings among the choices', () => {
+    expect(formModel({ properties: null })).toEqual([]);
+    const [pick] = formModel({
+      properties: { pick: { oneOf: ['a', { const: 'b' }], type: 'string' } }
+    });
+    expect(pick.kind).toBe('string'); // not a list of {const, title}: typed in
+    expect(pick.options).toEqual([]);
+  });
 });
 
 describe('labels', () => {

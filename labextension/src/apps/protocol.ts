@@ -1,6 +1,30 @@
 /**
- * Pure pieces of the MCP Apps host (no DOM, no JupyterLab): unit-tested in test/apps.test.ts.
+ * Pure pieces of the MCP Apps host (no DOM, no JupyterLab): what an app output and an opened app
+ * are, and the checks on what an app asks for. Unit-tested in test/apps.test.ts.
  */
+import { isObject, JsonRecord } from '../json';
+
+/** What an app output's JSON (`application/vnd.mcp-jupyter.app+json`) names: the app, its server and
+ * tool; the app itself comes from the kernel (`app/open`). */
+export interface IAppOutputData {
+  version: number;
+  app_id: string;
+  server: string;
+  tool: string;
+  title?: string;
+  resource_uri?: string;
+}
+
+/** The kernel's answer to `app/open`: the app's HTML and what it declared, the tool's input and result. */
+export interface IOpenedApp {
+  html: string;
+  csp: Record<string, string[]> | null;
+  permissions: Record<string, unknown> | null;
+  prefersBorder: boolean | null;
+  tool: unknown;
+  input: Record<string, unknown>;
+  result: unknown;
+}
 
 /** The MCP Apps protocol version this host speaks. */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
@@ -46,9 +70,10 @@ export function frameHeight(height: unknown): number | null {
 }
 
 /** An absolute http(s) URL from `ui/open-link` params, or null (javascript:, data:, file:, junk). */
-export function linkUrl(params: any): string | null {
+export function linkUrl(params: unknown): string | null {
+  const asked = isObject(params) ? params.url : undefined;
   try {
-    const url = new URL(String(params?.url ?? ''));
+    const url = new URL(String(asked ?? ''));
     return url.protocol === 'https:' || url.protocol === 'http:'
       ? url.href
       : null;
@@ -63,11 +88,10 @@ export function messageText(content: unknown): string {
     return '';
   }
   return content
-    .map((block: any) =>
-      block?.type === 'text'
-        ? String(block.text ?? '')
-        : `[${String(block?.type)}]`
-    )
+    .map((block: unknown) => {
+      const { type, text }: JsonRecord = isObject(block) ? block : {};
+      return type === 'text' ? String(text ?? '') : `[${String(type)}]`;
+    })
     .join('\n');
 }
 
