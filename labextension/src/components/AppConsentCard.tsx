@@ -50,7 +50,9 @@ export function AppConsentCard(props: { consent: IAppConsent }): JSX.Element {
 }
 
 /** The cards waiting, oldest first. */
-export function AppConsents(props: { consents: IAppConsent[] }): JSX.Element {
+export function AppConsents(props: {
+  consents: readonly IAppConsent[];
+}): JSX.Element {
   return (
     <>
       {props.consents.map(consent => (
