@@ -3,9 +3,9 @@
  *
  * The kernel side is mcp_jupyter/lab: _channel.py (hello, refresh, theme, error), _snapshot.py
  * (snapshot), _inbox.py (answer, answer.error), _tasks.py (task.cancel, task.error), _signin.py
- * (auth.*) and _apps.py (app.request, app.response). Every message the kernel sends goes through `parseKernelMessage`
- * once, in the channel, so the sidebar, the apps and the sign-in notifications receive typed data;
- * text inside them came from MCP servers and is rendered as text, never as markup.
+ * (auth.*) and _apps.py (app.request, app.response). Every message the kernel sends goes through
+ * `parseKernelMessage` once, in the channel, so the sidebar, the apps and the sign-in notifications
+ * receive typed data; text inside them came from MCP servers and is rendered as text, never as markup.
  */
 
 import { isObject, JsonRecord } from './json';

@@ -1,5 +1,6 @@
 /**
- * The core plugins: the `IMcpChannels` service and the "MCP" sidebar.
+ * The core plugins: the `IMcpChannels` service, the "MCP" sidebar (its model, widget, notifications,
+ * settings and commands wired to JupyterLab) and the key guard of our widgets.
  */
 import {
   ILabShell,
@@ -241,7 +242,7 @@ async function askServer(
 }
 
 /** Keys typed in our widgets (a dropdown, a button, a checkbox) stay in them: no cell is inserted,
- * deleted or changed by them (src/keys.ts). */
+ * deleted or changed by them (keys.ts). */
 const keysPlugin: JupyterFrontEndPlugin<void> = {
   id: 'mcp-jupyter-labextension:keys',
   description:

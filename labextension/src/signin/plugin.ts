@@ -1,10 +1,10 @@
 /**
- * OAuth sign-in (issue 13): a JupyterLab notification for each sign-in a kernel waits on.
+ * OAuth sign-in: a JupyterLab notification for each sign-in a kernel waits on.
  *
  * The kernel announces a sign-in on the MCP channel (`auth.signin`: id, server, host, url, deadline,
  * via, blocked) and its end (`auth.done`). When the cell blocks (a sync `mj.connect`), the card's
- * buttons cannot answer, so this plugin shows a notification instead. The notification shows the authorization server's host, a link to
- * the sign-in page, "Paste address..." and "Cancel". Its answers go back on the channel
+ * buttons cannot answer, so this plugin shows a notification instead: the authorization server's
+ * host, "Sign in" (opens the sign-in page), "Paste…" and "Cancel". Its answers go back on the channel
  * (`auth.paste`, `auth.cancel`), which the kernel handles on a subshell: they work even while a sync
  * `mj.connect(...)` blocks the cell (the widget card's buttons would wait for the cell).
  */
