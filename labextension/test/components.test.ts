@@ -10,7 +10,7 @@ import { SidebarView } from '../src/components/SidebarView';
 import { IConnectionInfo, ISamplingItem } from '../src/messages';
 import { SidebarModel } from '../src/model';
 import { connectionView } from '../src/view';
-import { kernelStub, page, settle } from './kernel';
+import { ELICITATION, kernelStub, page, settle, snapshot } from './kernel';
 
 const connection: IConnectionInfo = {
   name: 'pdf',
@@ -178,18 +178,6 @@ describe('SidebarView', () => {
         refresh: () => undefined
       })
     );
-  const elicitation = {
-    id: 'e1',
-    kind: 'elicitation',
-    connection: 'demo',
-    title: 'Your name?',
-    created: 1,
-    payload: {
-      message: 'Your name?',
-      requested_schema: { properties: { name: { type: 'string' } } }
-    }
-  };
-
   it("shows the model's notebook, inbox and answers as they are now", async () => {
     const model = new SidebarModel(new McpChannels(page));
     expect(render(model)).toContain('Open a notebook to see');
@@ -199,12 +187,7 @@ describe('SidebarView', () => {
     await settle();
     expect(render(model)).toContain('This kernel has not loaded mcp_jupyter');
 
-    deliver({
-      type: 'snapshot',
-      connections: [connection],
-      configured: [],
-      inbox: [elicitation]
-    });
+    deliver(snapshot([ELICITATION], [connection]));
     model.setFilter('list_pdfs');
     const before = render(model);
     expect(before).toContain(

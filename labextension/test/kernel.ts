@@ -1,7 +1,7 @@
 /**
  * A stand-in for a kernel connection and its comm, with only the members the channel uses: unit tests
  * have no Jupyter server. Messages the kernel would send are `deliver`ed; what the frontend sent is
- * in `comm.opened` (the hello) and `comm.sent`.
+ * in `comm.opened` (the hello) and `comm.sent`. Also what a kernel sends, for the tests to deliver.
  */
 import { Signal } from '@lumino/signaling';
 
@@ -46,6 +46,24 @@ export const page = async () => ({
   theme: 'light' as const,
   server_extension: true
 });
+
+/** A waiting elicitation as the kernel lists it in a snapshot's inbox. */
+export const ELICITATION = {
+  id: 'e1',
+  kind: 'elicitation',
+  connection: 'demo',
+  title: 'Your name?',
+  created: 1,
+  payload: {
+    message: 'Your name?',
+    requested_schema: { properties: { name: { type: 'string' } } }
+  }
+};
+
+/** A `snapshot` message with these inbox items and connections. */
+export function snapshot(inbox: unknown[] = [], connections: unknown[] = []) {
+  return { type: 'snapshot', connections, configured: [], inbox };
+}
 
 /** Let the channel's awaits (kernel info, page info) run. */
 export function settle(): Promise<void> {

@@ -3,23 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { McpChannels } from '../src/channel';
 import { SidebarChange, SidebarModel } from '../src/model';
 import { DEFAULT_SETTINGS } from '../src/settings';
-import { kernelStub, page, settle } from './kernel';
-
-const ELICITATION = {
-  id: 'e1',
-  kind: 'elicitation',
-  connection: 'demo',
-  title: 'Your name?',
-  created: 1,
-  payload: {
-    message: 'Your name?',
-    requested_schema: { properties: { name: { type: 'string' } } }
-  }
-};
-
-function snapshot(inbox: unknown[] = [], connections: unknown[] = []) {
-  return { type: 'snapshot', connections, configured: [], inbox };
-}
+import { ELICITATION, kernelStub, page, settle, snapshot } from './kernel';
 
 /** A model on the real channel service, a kernel stand-in per notebook, and the changes it emitted. */
 function setUp() {
