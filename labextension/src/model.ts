@@ -26,7 +26,6 @@ import {
 } from './messages';
 import { DEFAULT_SETTINGS, ISidebarSettings } from './settings';
 import { IMcpChannel, IMcpChannels } from './tokens';
-import { inboxKey } from './view';
 
 /** What a change touched (the argument of `changed`). */
 export type SidebarChange =
@@ -49,6 +48,14 @@ export interface IAnswerState {
   readonly sent: AnswerAction | '';
   /** The kernel's reasons for refusing the last answer (null when it did not refuse one). */
   readonly refused: readonly string[] | null;
+}
+
+/**
+ * What identifies one showing of an inbox request: its id, and for sampling its state, since a
+ * sampling request comes back in "review" with the model's draft, to be answered afresh.
+ */
+export function inboxKey(item: IInboxItem): string {
+  return `${item.id}:${item.kind === 'sampling' ? (item.payload?.state ?? '') : ''}`;
 }
 
 const NOT_ANSWERED: IAnswerState = Object.freeze({ sent: '', refused: null });

@@ -314,14 +314,6 @@ export function pendingCount(snapshot: ISnapshot | null): number {
   return snapshot?.inbox?.length ?? 0;
 }
 
-/**
- * What identifies one showing of an inbox request: its id, and for sampling its state, since a
- * sampling request comes back in "review" with the model's draft, to be answered afresh.
- */
-export function inboxKey(item: IInboxItem): string {
-  return `${item.id}:${item.kind === 'sampling' ? (item.payload?.state ?? '') : ''}`;
-}
-
 /** A sampling message as text: text blocks as they are, other blocks as "[image]", "[audio]"... */
 export interface IMessageView {
   role: string;

@@ -4,8 +4,7 @@
 import React from 'react';
 
 import { IInboxItem } from '../messages';
-import { SidebarModel } from '../model';
-import { inboxKey } from '../view';
+import { inboxKey, SidebarModel } from '../model';
 import { InboxItem } from './InboxItem';
 import { useTrans } from './translation';
 
