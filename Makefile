@@ -150,11 +150,13 @@ test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.sta
 fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
 	$(PY) -m pytest -ra -m "not browser" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
-lint: $(STAMPS)/test
+# The extension's TypeScript: Prettier (formatting) then ESLint (the JupyterLab extension template's rules, no `any`).
+lint: $(STAMPS)/test $(LABEXT_DIR)/node_modules/.stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) scripts/check_layers.py
 	$(PY) -m deptry .
+	cd $(LABEXT_DIR) && npm run --silent lint:check
 
 bench: $(STAMPS)/bench node_modules/.stamp
 	@shopt -s nullglob; scripts=(benchmarks/bench_*.py); \

@@ -7,9 +7,17 @@ import { NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
 import { cellPlan, ISidebarSettings } from './settings';
 
 /** Write `code` into a new code cell of `panel` (placed and run as `settings` say). */
-export async function writeCell(panel: NotebookPanel, code: string, settings: ISidebarSettings): Promise<void> {
+export async function writeCell(
+  panel: NotebookPanel,
+  code: string,
+  settings: ISidebarSettings
+): Promise<void> {
   const notebook = panel.content;
-  const plan = cellPlan(settings, notebook.activeCellIndex, notebook.widgets.length);
+  const plan = cellPlan(
+    settings,
+    notebook.activeCellIndex,
+    notebook.widgets.length
+  );
   if (plan.index > 0) {
     notebook.activeCellIndex = plan.index - 1;
     NotebookActions.insertBelow(notebook); // the new cell becomes the active one

@@ -24,13 +24,21 @@ export const DEFAULT_SETTINGS: Readonly<ISidebarSettings> = Object.freeze({
 });
 
 /** Settings from the registry's composite value; a missing or wrong-typed key takes its default. */
-export function readSettings(composite: Readonly<Record<string, unknown>> | null | undefined): ISidebarSettings {
+export function readSettings(
+  composite: Readonly<Record<string, unknown>> | null | undefined
+): ISidebarSettings {
   const value = composite ?? {};
   return {
-    cellPosition: value.cellPosition === 'end' ? 'end' : DEFAULT_SETTINGS.cellPosition,
-    runCells: typeof value.runCells === 'boolean' ? value.runCells : DEFAULT_SETTINGS.runCells,
+    cellPosition:
+      value.cellPosition === 'end' ? 'end' : DEFAULT_SETTINGS.cellPosition,
+    runCells:
+      typeof value.runCells === 'boolean'
+        ? value.runCells
+        : DEFAULT_SETTINGS.runCells,
     inboxNotifications:
-      typeof value.inboxNotifications === 'boolean' ? value.inboxNotifications : DEFAULT_SETTINGS.inboxNotifications
+      typeof value.inboxNotifications === 'boolean'
+        ? value.inboxNotifications
+        : DEFAULT_SETTINGS.inboxNotifications
   };
 }
 
@@ -46,9 +54,14 @@ export interface ICellPlan {
  * The plan for a cell written into a notebook of `cellCount` cells whose active cell is `activeIndex`
  * (-1 or out of range: none, so "below" means at the end).
  */
-export function cellPlan(settings: ISidebarSettings, activeIndex: number, cellCount: number): ICellPlan {
+export function cellPlan(
+  settings: ISidebarSettings,
+  activeIndex: number,
+  cellCount: number
+): ICellPlan {
   const count = Math.max(0, cellCount);
   const hasActive = activeIndex >= 0 && activeIndex < count;
-  const index = settings.cellPosition === 'end' || !hasActive ? count : activeIndex + 1;
+  const index =
+    settings.cellPosition === 'end' || !hasActive ? count : activeIndex + 1;
   return { index, run: settings.runCells };
 }

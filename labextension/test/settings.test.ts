@@ -5,15 +5,31 @@ import { cellPlan, DEFAULT_SETTINGS, readSettings } from '../src/settings';
 describe('readSettings', () => {
   it('takes the schema defaults for missing or wrong values', () => {
     expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
-    expect(readSettings({ cellPosition: 'top', runCells: 'no', inboxNotifications: 0 })).toEqual(DEFAULT_SETTINGS);
-    expect(readSettings({ cellPosition: 'end', runCells: false, inboxNotifications: false })).toEqual({
-      cellPosition: 'end', runCells: false, inboxNotifications: false
+    expect(
+      readSettings({
+        cellPosition: 'top',
+        runCells: 'no',
+        inboxNotifications: 0
+      })
+    ).toEqual(DEFAULT_SETTINGS);
+    expect(
+      readSettings({
+        cellPosition: 'end',
+        runCells: false,
+        inboxNotifications: false
+      })
+    ).toEqual({
+      cellPosition: 'end',
+      runCells: false,
+      inboxNotifications: false
     });
   });
 
   it('matches the schema the Settings Editor shows', async () => {
     const { default: schema } = await import('../schema/sidebar.json');
-    const defaults = Object.fromEntries(Object.entries(schema.properties).map(([key, p]) => [key, p.default]));
+    const defaults = Object.fromEntries(
+      Object.entries(schema.properties).map(([key, p]) => [key, p.default])
+    );
     expect(defaults).toEqual(DEFAULT_SETTINGS);
     expect(schema.properties.cellPosition.enum).toEqual(['below', 'end']);
   });
