@@ -8,10 +8,13 @@ Fixtures
 ``demo_cmd``        argv to run the bundled demo server over stdio: ``[sys.executable, "-m", "mcp_jupyter.demo"]``
 ``task_server``     ``(url, token)`` of tests/servers/tasks_server.py over HTTP (tools served as tasks, both eras)
 ``run_notebook``    ``run_notebook(path_or_nb_or_sources, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
+
+A tutorial (notebooks/NN-*.ipynb) executed without errors is kept for ``make docs`` (save_executed_tutorial).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -28,6 +31,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 EVERYTHING_JS = (
     REPO_ROOT / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 )
+EXECUTED_TUTORIALS = REPO_ROOT / "docs" / "_ext" / "executed_tutorials.py"
 SERVER_START_TIMEOUT = 30.0  # seconds; generous because the CI machine is shared and noisy
 CELL_TIMEOUT = 120  # seconds per notebook cell
 
@@ -169,6 +173,21 @@ def venv_python_kernel() -> str:
     return "python3"
 
 
+def save_executed_tutorial(path: Path, nb) -> None:
+    """Keep an executed tutorial for ``make docs``, which then renders it rather than run it again.
+
+    Only a whole tutorial run in its own folder without errors, as the docs build runs it
+    (docs/_ext/executed_tutorials.py says how a copy is keyed and used).
+    """
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location("executed_tutorials", EXECUTED_TUTORIALS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if module.is_tutorial(path):
+        module.save(path, nbformat.writes(nb))
+
+
 def cell_text(cell) -> str:
     """Everything an executed notebook cell shows as text: streams, text/plain and text/html outputs."""
     parts = []
@@ -197,10 +216,11 @@ def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
             path_or_nb = nbformat.v4.new_notebook(
                 cells=[nbformat.v4.new_code_cell(src) for src in path_or_nb]
             )
+        source = None  # the .ipynb it came from
         if isinstance(path_or_nb, (str, os.PathLike)):
-            path = Path(path_or_nb)
-            nb = nbformat.read(path, as_version=4)
-            workdir = cwd or path.resolve().parent
+            source = Path(path_or_nb)
+            nb = nbformat.read(source, as_version=4)
+            workdir = cwd or source.resolve().parent
         else:
             nb = path_or_nb
             workdir = cwd or tmp_path
@@ -214,6 +234,8 @@ def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
         )
         # A private IPYTHONDIR so the user's profile and startup files cannot change what the test sees.
         client.execute(env={**os.environ, "IPYTHONDIR": str(tmp_path / "ipython")})
+        if source is not None and cwd is None and not allow_errors:
+            save_executed_tutorial(source, nb)
         return nb
 
     return run
