@@ -2,7 +2,7 @@
 #
 #   make lab        create .venv, install the project, open notebooks/01-getting-started.ipynb in JupyterLab
 #   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
-#   make fast-test  the suite without the browser tests
+#   make fast-test  the inner loop: the suite without the browser tests and the slow modules (tests/conftest.py)
 #   make labext     build the JupyterLab extension (labextension/, TypeScript) into mcp_jupyter/labextension
 #   make lint       ruff check + ruff format --check + the import-layer contract + declared dependencies (deptry)
 #   make bench      run every benchmarks/bench_*.py script
@@ -129,7 +129,7 @@ test:
 
 fast-test:
 	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp labext-test
-	$(PY) -m pytest -ra --durations=25 -m "not browser" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+	$(PY) -m pytest -ra --durations=25 -m "not browser and not slow" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 lint: $(STAMPS)/test
 	$(PY) -m ruff check .

@@ -36,6 +36,42 @@ SERVER_START_TIMEOUT = 30.0  # seconds; generous because the CI machine is share
 CELL_TIMEOUT = 120  # seconds per notebook cell
 
 
+# Modules `make fast-test` leaves out (marker ``slow``; `make test` and CI run everything): each takes half a
+# minute or more of environment builds, kernels, Dask clusters or the official conformance harness (measured
+# with `make test`'s --durations on the shared 2-core machine). A module that grows that slow joins the list.
+SLOW_MODULES = {
+    "test_apps.py",
+    "test_auth_kernel.py",
+    "test_binder.py",
+    "test_check.py",
+    "test_dask_map.py",
+    "test_display_caps.py",
+    "test_export_hostile.py",
+    "test_faults.py",
+    "test_lab_channel.py",
+    "test_notebook_dask.py",
+    "test_notebook_tasks.py",
+    "test_notebook_testing.py",
+    "test_oauth_loopback.py",
+    "test_record.py",
+    "test_serve_export.py",
+    "test_serve_kernel.py",
+    "test_server_quirks.py",
+    "test_tasks.py",
+    "test_wheel.py",
+}
+SLOW_DIRECTORIES = {"conformance"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them)."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        path = Path(item.fspath).resolve()
+        if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(path.relative_to(tests).parts[:-1]):
+            item.add_marker(pytest.mark.slow)
+
+
 def free_port() -> int:
     """Return a TCP port on 127.0.0.1 that was free a moment ago (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
