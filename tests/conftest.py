@@ -63,26 +63,13 @@ SLOW_MODULES = {
 SLOW_DIRECTORIES = {"conformance"}
 
 
-# The longest module of all (the Binder build and its tutorials) starts first.
-LONGEST_MODULE = "test_binder.py"
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them), and
-    run the longest modules first: the two workers take whole modules in this order, so short modules fill
-    the end of the run instead of one long module starting last and running alone."""
+    """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them)."""
     tests = Path(__file__).resolve().parent
-
-    def rank(item: pytest.Item) -> int:
+    for item in items:
         path = Path(item.fspath).resolve()
-        folders = path.relative_to(tests).parts[:-1]
-        slow = path.name in SLOW_MODULES or bool(SLOW_DIRECTORIES.intersection(folders))
-        if slow:
+        if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(path.relative_to(tests).parts[:-1]):
             item.add_marker(pytest.mark.slow)
-        return 0 if path.name == LONGEST_MODULE else 1 if slow or "browser" in folders else 2
-
-    ranks = {item.nodeid: rank(item) for item in items}
-    items.sort(key=lambda item: ranks[item.nodeid])  # stable: each module's tests stay together, in order
 
 
 def free_port() -> int:
