@@ -3,7 +3,8 @@
  *
  * The kernel side is mcp_jupyter/lab: _channel.py (hello, refresh, theme, error), _snapshot.py
  * (snapshot), _inbox.py (answer, answer.error), _tasks.py (task.cancel, task.error), _signin.py
- * (auth.*) and _apps.py (app.request, app.response). Every message the kernel sends goes through
+ * (auth.*), _apps.py (app.request, app.response) and _registry.py (registry.search, registry.results).
+ * Every message the kernel sends goes through
  * `parseKernelMessage` once, in the channel, so the sidebar, the apps and the sign-in notifications
  * receive typed data; text inside them came from MCP servers and is rendered as text, never as markup.
  */
@@ -301,11 +302,50 @@ export interface ITaskErrorMessage {
   message: string;
 }
 
+/** A server the MCP Registry lists, as the kernel describes it for Find servers (lab/_registry.py). */
+export interface IRegistryServer {
+  /** Its registry name (reverse DNS with one slash: `io.github.owner/name`). */
+  name: string;
+  title: string | null;
+  description: string | null;
+  version: string | null;
+  /** How it runs, in words: "npm (npx, stdio)", "remote (streamable-http)" ... */
+  runs: string;
+  repository: string | null;
+  /** When the registry last updated it (ISO 8601), null when it does not say. */
+  updated: string | null;
+  /** The secrets connecting asks for (in a password field when the cell runs). */
+  secrets: string[];
+  /** Every value connecting needs that nothing gives (secrets, arguments...). */
+  needs: string[];
+  /** The cell Connect writes: `mj.registry.get(NAME).connect(...)`. */
+  code: string;
+  /** Whether Connect may run that cell (false: it needs a value the person gives, so it is only written). */
+  run: boolean;
+  /** From the last search kept while the registry cannot be reached. */
+  stale: boolean;
+}
+
+/** `registry.results`: the kernel's answer to one `registry.search`. */
+export interface IRegistryResultsMessage {
+  type: 'registry.results';
+  id: string;
+  query: string;
+  /** The registry's URL (the one the notebook set: `mj.registry.url`). */
+  registry: string;
+  servers: IRegistryServer[];
+  /** The registry could not be reached: `servers` are the last search's. */
+  stale: boolean;
+  /** Why the registry could not be used (null when it answered). */
+  error: string | null;
+}
+
 /** Every message the kernel sends on the channel. */
 export type KernelMessage =
   | ISnapshotMessage
   | IAnswerErrorMessage
   | ITaskErrorMessage
+  | IRegistryResultsMessage
   | IChannelErrorMessage
   | IAppResponseMessage
   | ISignInMessage
@@ -387,6 +427,15 @@ export interface ITaskCancelMessage {
   id: string;
 }
 
+/** `registry.search`: find servers in the MCP Registry (the kernel searches, never the browser). */
+export interface IRegistrySearchMessage {
+  type: 'registry.search';
+  id: string;
+  query: string;
+  /** At most this many servers (the kernel's default is 30, its maximum 100). */
+  limit?: number;
+}
+
 /** Every message the frontend sends on the channel. */
 export type FrontendMessage =
   | IHelloMessage
@@ -394,6 +443,7 @@ export type FrontendMessage =
   | IThemeMessage
   | IAnswerMessage
   | ITaskCancelMessage
+  | IRegistrySearchMessage
   | IAppRequestMessage
   | IAuthCancelMessage
   | IAuthPasteMessage;
@@ -450,6 +500,49 @@ export function parseTask(value: unknown): ITaskInfo | null {
     created: time(value.created),
     updated: time(value.updated),
     gone: value.gone === true
+  };
+}
+
+/** A registry server with the fields the views rely on, or null without a name and a Connect cell. */
+export function parseRegistryServer(value: unknown): IRegistryServer | null {
+  if (
+    !isObject(value) ||
+    typeof value.name !== 'string' ||
+    !value.name ||
+    typeof value.code !== 'string'
+  ) {
+    return null;
+  }
+  const optional = (v: unknown): string | null =>
+    typeof v === 'string' && v ? v : null;
+  const names = (v: unknown): string[] => list<unknown>(v).map(text);
+  return {
+    name: value.name,
+    title: optional(value.title),
+    description: optional(value.description),
+    version: optional(value.version),
+    runs: text(value.runs),
+    repository: optional(value.repository),
+    updated: optional(value.updated),
+    secrets: names(value.secrets),
+    needs: names(value.needs),
+    code: value.code,
+    run: value.run === true,
+    stale: value.stale === true
+  };
+}
+
+function parseRegistryResults(value: JsonRecord): IRegistryResultsMessage {
+  return {
+    type: 'registry.results',
+    id: text(value.id),
+    query: text(value.query),
+    registry: text(value.registry),
+    servers: list<unknown>(value.servers)
+      .map(parseRegistryServer)
+      .filter((server): server is IRegistryServer => server !== null),
+    stale: value.stale === true,
+    error: typeof value.error === 'string' && value.error ? value.error : null
   };
 }
 
@@ -550,6 +643,10 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
             id: text(data.id),
             outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped'
           };
+    case 'registry.results':
+      return data.id === undefined || data.id === null
+        ? null
+        : parseRegistryResults(data);
     case 'auth.paste.error':
       return data.id === undefined
         ? null

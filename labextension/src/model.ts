@@ -3,7 +3,8 @@
  *
  * The plugin feeds it what JupyterLab knows: the active notebook and its kernel (`follow`) and the
  * settings (`setSettings`). The kernel's channel moves it on: its snapshots, its opening and closing,
- * and its refusals of answers the sidebar sent (`answer.error`). The React views read it and render
+ * its refusals of answers the sidebar sent (`answer.error`) and its answers to Find servers
+ * (`registry.results`). The React views read it and render
  * again on `changed` (components/useModel.ts); the tab's badge (sidebar.tsx) and the inbox
  * notifications (notices.ts) observe it too. It holds no DOM and no widget: test/model.test.ts drives
  * it with a stub channel.
@@ -21,6 +22,7 @@ import {
   AnswerAction,
   IAnswerErrorMessage,
   IInboxItem,
+  IRegistryResultsMessage,
   ISnapshot,
   KernelMessage
 } from './messages';
@@ -40,7 +42,9 @@ export type SidebarChange =
   /** The filter text of the connections' lists. */
   | 'filter'
   /** An inbox answer was sent or refused. */
-  | 'answers';
+  | 'answers'
+  /** Find servers: a search was sent, answered, or forgotten with its kernel. */
+  | 'registry';
 
 /** What became of the person's answer to one showing of an inbox request. */
 export interface IAnswerState {
@@ -59,6 +63,22 @@ export function inboxKey(item: IInboxItem): string {
 }
 
 const NOT_ANSWERED: IAnswerState = Object.freeze({ sent: '', refused: null });
+
+/** Find servers: the last search sent to the kernel, and the kernel's answer. */
+export interface IRegistrySearch {
+  /** The last query sent ('' before the first search). */
+  readonly query: string;
+  /** Sent and not answered yet (the previous answer, if any, still shows). */
+  readonly pending: boolean;
+  /** The kernel's answer to the last answered search (null before one). */
+  readonly results: IRegistryResultsMessage | null;
+}
+
+const NO_SEARCH: IRegistrySearch = Object.freeze({
+  query: '',
+  pending: false,
+  results: null
+});
 
 /** The sidebar's state (see the module docstring). */
 export class SidebarModel implements IDisposable {
@@ -111,6 +131,11 @@ export class SidebarModel implements IDisposable {
     return this._isDisposed;
   }
 
+  /** Find servers: the last search and its answer (through the followed kernel). */
+  get registry(): IRegistrySearch {
+    return this._registry;
+  }
+
   /** What became of the answer to `item` as it shows now. */
   answerState(item: IInboxItem): IAnswerState {
     return this._answers.get(inboxKey(item)) ?? NOT_ANSWERED;
@@ -134,6 +159,7 @@ export class SidebarModel implements IDisposable {
     this._channel = channel;
     this._open = channel?.isOpen ?? false;
     this._answers.clear(); // another kernel's requests
+    this._forgetRegistry(); // another kernel's registry (its `mj.registry.url`)
     channel?.snapshotChanged.connect(this._onSnapshot, this);
     channel?.messageReceived.connect(this._onMessage, this);
     this._emit('channel');
@@ -184,6 +210,31 @@ export class SidebarModel implements IDisposable {
     return true;
   }
 
+  /**
+   * Ask the followed kernel to search the MCP Registry for `query` (a part of the servers' names; at
+   * most `limit` servers, the kernel's default 30 without one); false when no open channel took it. The browser never talks to the registry: the kernel searches the one the
+   * notebook set (`mj.registry.url`) and answers `registry.results`. An answer to an earlier search that
+   * arrives after this one was sent is dropped.
+   */
+  searchRegistry(query: string, limit?: number): boolean {
+    const id = `registry-${++this._searches}`;
+    const sent =
+      this.isOpen && // a kernel without mcp_jupyter would never answer
+      this._channel?.send({
+        type: 'registry.search',
+        id,
+        query,
+        ...(limit ? { limit } : {})
+      });
+    if (!sent) {
+      return false;
+    }
+    this._searchId = id;
+    this._registry = { ...this._registry, query, pending: true };
+    this._emit('registry');
+    return true;
+  }
+
   dispose(): void {
     if (this._isDisposed) {
       return;
@@ -199,6 +250,9 @@ export class SidebarModel implements IDisposable {
   private _onChannelState(_: IMcpChannels, channel: IMcpChannel): void {
     if (channel === this._channel && channel.isOpen !== this._open) {
       this._open = channel.isOpen;
+      if (!this._open) {
+        this._forgetRegistry(); // a restarted kernel answers no search sent before
+      }
       this._emit('channel');
     }
   }
@@ -219,6 +273,27 @@ export class SidebarModel implements IDisposable {
       case 'answer.error':
         this._onAnswerRefused(msg);
         break;
+      case 'registry.results':
+        this._onRegistryResults(msg);
+        break;
+    }
+  }
+
+  /** The answer to the last search shows; one to an earlier search is too late to show. */
+  private _onRegistryResults(msg: IRegistryResultsMessage): void {
+    if (msg.id !== this._searchId) {
+      return;
+    }
+    this._searchId = '';
+    this._registry = { query: msg.query, pending: false, results: msg };
+    this._emit('registry');
+  }
+
+  private _forgetRegistry(): void {
+    this._searchId = '';
+    if (this._registry !== NO_SEARCH) {
+      this._registry = NO_SEARCH;
+      this._emit('registry');
     }
   }
 
@@ -245,6 +320,9 @@ export class SidebarModel implements IDisposable {
   private _settings: ISidebarSettings = { ...DEFAULT_SETTINGS };
   private _filter = '';
   private _answers = new Map<string, IAnswerState>();
+  private _registry: IRegistrySearch = NO_SEARCH;
+  private _searchId = '';
+  private _searches = 0;
   private _isDisposed = false;
   private _changed = new Signal<this, SidebarChange>(this);
 }

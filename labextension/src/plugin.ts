@@ -29,7 +29,7 @@ import { installKeyGuard } from './keys';
 import { IConfiguredServer, IPageInfo } from './messages';
 import { SidebarModel } from './model';
 import { InboxNotices } from './notices';
-import { readSettings } from './settings';
+import { IWriteOptions, readSettings } from './settings';
 import { McpSidebar } from './sidebar';
 import { currentTheme } from './theme';
 import { IMcpChannels } from './tokens';
@@ -123,10 +123,13 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
   ): void => {
     const trans = bundle(translator);
     const model = new SidebarModel(channels);
-    const writeCode = async (code: string): Promise<void> => {
+    const writeCode = async (
+      code: string,
+      options?: IWriteOptions
+    ): Promise<void> => {
       const current = notebooks.currentWidget;
       if (current) {
-        await writeCell(current, code, model.settings);
+        await writeCell(current, code, model.settings, options);
       }
     };
     const sidebar = new McpSidebar(

@@ -42,6 +42,13 @@ export function readSettings(
   };
 }
 
+/** What one written cell asks beyond the settings. */
+export interface IWriteOptions {
+  /** false: insert the cell without running it, whatever `runCells` says (it needs a value the
+   * person gives when they run it, such as a secret typed into the password field). */
+  run?: boolean;
+}
+
 /** Where a written cell goes and whether it runs. */
 export interface ICellPlan {
   /** The new cell's index in the notebook. */
@@ -52,16 +59,18 @@ export interface ICellPlan {
 
 /**
  * The plan for a cell written into a notebook of `cellCount` cells whose active cell is `activeIndex`
- * (-1 or out of range: none, so "below" means at the end).
+ * (-1 or out of range: none, so "below" means at the end). It runs when the settings say so and the
+ * cell does not ask to be only inserted (`options.run === false`).
  */
 export function cellPlan(
   settings: ISidebarSettings,
   activeIndex: number,
-  cellCount: number
+  cellCount: number,
+  options: IWriteOptions = {}
 ): ICellPlan {
   const count = Math.max(0, cellCount);
   const hasActive = activeIndex >= 0 && activeIndex < count;
   const index =
     settings.cellPosition === 'end' || !hasActive ? count : activeIndex + 1;
-  return { index, run: settings.runCells };
+  return { index, run: settings.runCells && options.run !== false };
 }

@@ -13,12 +13,13 @@ import { SidebarView } from './components/SidebarView';
 import { TranslationContext } from './components/translation';
 import { IConfiguredServer } from './messages';
 import { SidebarModel } from './model';
+import { IWriteOptions } from './settings';
 import { pendingCount } from './view';
 
 /** What the sidebar's buttons ask of the plugin. */
 export interface ISidebarActions {
-  /** Write a code cell into the active notebook, placed and run as the settings say. */
-  writeCode(code: string): Promise<void>;
+  /** Write a code cell into the active notebook, placed and run as the settings (and `options`) say. */
+  writeCode(code: string, options?: IWriteOptions): Promise<void>;
   /** Connect a server from a config file (the connect-server command). */
   connect(server: IConfiguredServer): void;
   /** Ask the kernel for a fresh snapshot (the refresh command). */
@@ -49,7 +50,7 @@ export class McpSidebar extends ReactWidget {
       <TranslationContext.Provider value={this._trans}>
         <SidebarView
           model={this._model}
-          write={code => void actions.writeCode(code)}
+          write={(code, options) => void actions.writeCode(code, options)}
           connect={server => actions.connect(server)}
           refresh={() => actions.refresh()}
         />

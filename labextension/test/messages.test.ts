@@ -6,6 +6,7 @@ import {
   parseInboxItem,
   parseKernelMessage
 } from '../src/messages';
+import { registryResults } from './kernel';
 
 // What mcp_jupyter/lab/_snapshot.py sends (one connection, one configured server, one request of each kind).
 const SNAPSHOT = {
@@ -225,6 +226,69 @@ describe('parseKernelMessage', () => {
     });
   });
 
+  it("reads Find servers' results (registry.py): every server with its Connect cell and whether to run it", () => {
+    const parsed = parseKernelMessage(registryResults('r1'));
+    expect(isKernelMessage(parsed, 'registry.results')).toBe(true);
+    if (!isKernelMessage(parsed, 'registry.results')) {
+      return;
+    }
+    expect(parsed).toMatchObject({
+      id: 'r1',
+      query: 'server',
+      registry: 'http://127.0.0.1:8790',
+      stale: false,
+      error: null
+    });
+    expect(parsed.servers.map(s => [s.name, s.run, s.needs])).toEqual([
+      ['io.github.modelcontextprotocol/server-everything', true, []],
+      ['io.github.domdomegg/airtable-mcp-server', false, ['AIRTABLE_API_KEY']],
+      [
+        'io.github.modelcontextprotocol/server-filesystem',
+        false,
+        ['allowed_directory']
+      ]
+    ]);
+    expect(parsed.servers[0]).toMatchObject({
+      title: null, // '' from the kernel: no title
+      version: '2026.8.31',
+      runs: 'npm (npx, stdio) · npm (npx, streamable-http)',
+      updated: '2026-08-31T12:00:00Z',
+      secrets: [],
+      stale: false
+    });
+  });
+
+  it('keeps only registry servers with a name and a cell; a missing run means do not run', () => {
+    const parsed = parseKernelMessage({
+      type: 'registry.results',
+      id: 4,
+      servers: [
+        { name: 'a/b', code: 'x' },
+        { name: 'no/code' },
+        { code: 'no name' },
+        { name: '', code: 'x' },
+        'junk',
+        { name: 'c/d', code: 'y', run: 'yes', secrets: 'S', needs: [1] }
+      ],
+      stale: true,
+      error: 'could not use the MCP Registry at http://127.0.0.1:1'
+    });
+    expect(parsed).toMatchObject({
+      type: 'registry.results',
+      id: '4',
+      query: '',
+      stale: true,
+      error: 'could not use the MCP Registry at http://127.0.0.1:1'
+    });
+    const servers = isKernelMessage(parsed, 'registry.results')
+      ? parsed.servers
+      : [];
+    expect(servers.map(s => [s.name, s.run, s.secrets, s.needs])).toEqual([
+      ['a/b', false, [], []],
+      ['c/d', false, [], ['1']]
+    ]);
+  });
+
   it('refuses what is not a known message', () => {
     for (const data of [
       null,
@@ -236,7 +300,8 @@ describe('parseKernelMessage', () => {
       { type: 'app.event' },
       { type: 'answer.error' },
       { type: 'app.response', app_id: 'x' },
-      { type: 'auth.done' }
+      { type: 'auth.done' },
+      { type: 'registry.results', servers: [] }
     ]) {
       expect(parseKernelMessage(data)).toBeNull();
     }

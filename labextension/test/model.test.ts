@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { McpChannels } from '../src/channel';
 import { SidebarChange, SidebarModel } from '../src/model';
 import { DEFAULT_SETTINGS } from '../src/settings';
-import { ELICITATION, kernelStub, page, settle, snapshot } from './kernel';
+import {
+  ELICITATION,
+  kernelStub,
+  page,
+  registryResults,
+  settle,
+  snapshot
+} from './kernel';
 
 /** A model on the real channel service, a kernel stand-in per notebook, and the changes it emitted. */
 function setUp() {
@@ -166,6 +173,82 @@ describe('SidebarModel', () => {
     model.setFilter('echo');
     expect(model.filter).toBe('echo');
     expect(changes).toEqual(['settings', 'filter']);
+  });
+
+  it("searches the registry through the kernel and shows the kernel's answer to the last search only", async () => {
+    const { model, changes } = setUp();
+    const { kernel, comm, deliver } = kernelStub();
+    model.follow(kernel as never, 'a.ipynb');
+    await settle();
+    expect(model.searchRegistry('time')).toBe(false); // the kernel has not answered: no open channel yet
+    deliver(snapshot());
+    changes.length = 0;
+
+    expect(model.searchRegistry('time', 30)).toBe(true);
+    expect(model.searchRegistry('server')).toBe(true); // typed more before the first answer
+    expect(comm.sent).toEqual([
+      { type: 'registry.search', id: 'registry-2', query: 'time', limit: 30 },
+      { type: 'registry.search', id: 'registry-3', query: 'server' }
+    ]);
+    expect(model.registry).toEqual({
+      query: 'server',
+      pending: true,
+      results: null
+    });
+    expect(changes).toEqual(['registry', 'registry']);
+
+    deliver(registryResults('registry-2', { query: 'time' })); // too late: another search is out
+    expect(model.registry.pending).toBe(true);
+    expect(model.registry.results).toBeNull();
+    expect(changes).toEqual(['registry', 'registry']);
+
+    deliver(registryResults('registry-3'));
+    expect(model.registry.pending).toBe(false);
+    expect(model.registry.query).toBe('server');
+    expect(model.registry.results?.servers).toHaveLength(3);
+    expect(changes).toEqual(['registry', 'registry', 'registry']);
+
+    // the next search keeps showing these until its answer comes
+    model.searchRegistry('nothing');
+    expect(model.registry.results?.servers).toHaveLength(3);
+    deliver(
+      registryResults('registry-4', {
+        query: 'nothing',
+        servers: [],
+        error: 'could not use the MCP Registry at http://127.0.0.1:1',
+        stale: false
+      })
+    );
+    expect(model.registry.results?.error).toContain('could not use');
+    expect(model.registry.results?.servers).toEqual([]);
+  });
+
+  it("forgets the registry's answers when the kernel restarts or another notebook is followed", async () => {
+    const { model, changes } = setUp();
+    const first = kernelStub();
+    model.follow(first.kernel as never, 'a.ipynb');
+    await settle();
+    first.deliver(snapshot());
+    model.searchRegistry('server');
+    first.deliver(registryResults('registry-1'));
+    expect(model.registry.results).not.toBeNull();
+
+    changes.length = 0;
+    first.kernel.statusChanged.emit('restarting');
+    expect(model.registry).toEqual({
+      query: '',
+      pending: false,
+      results: null
+    });
+    expect(changes).toContain('registry');
+
+    first.deliver(snapshot()); // the restarted kernel imports mcp_jupyter again
+    model.searchRegistry('time');
+    const second = kernelStub();
+    model.follow(second.kernel as never, 'b.ipynb');
+    expect(model.registry.pending).toBe(false); // b's kernel was never asked
+    first.deliver(registryResults('registry-2')); // a's answer does not show in b's sidebar
+    expect(model.registry.results).toBeNull();
   });
 
   it('stops listening once disposed', async () => {

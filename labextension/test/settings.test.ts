@@ -54,6 +54,21 @@ describe('cellPlan', () => {
     expect(cellPlan(insertOnly, 1, 5)).toEqual({ index: 2, run: false });
   });
 
+  it('only inserts a cell that asks not to run (it needs a secret), whatever the setting', () => {
+    expect(cellPlan(below, 1, 5, { run: false })).toEqual({
+      index: 2,
+      run: false
+    });
+    expect(cellPlan(insertOnly, 1, 5, { run: true })).toEqual({
+      index: 2,
+      run: false
+    });
+    expect(cellPlan(below, 1, 5, { run: true })).toEqual({
+      index: 2,
+      run: true
+    });
+  });
+
   it('goes at the end without an active cell, and first in an empty notebook', () => {
     expect(cellPlan(below, -1, 3)).toEqual({ index: 3, run: true });
     expect(cellPlan(below, 7, 3)).toEqual({ index: 3, run: true });

@@ -1,6 +1,7 @@
 /**
  * The sidebar's content: a header, then either why there is nothing to show, or the inbox, the
- * filter, the connections and the configured servers of the active notebook's kernel, as the
+ * filter, the connections and the configured servers of the active notebook's kernel and Find
+ * servers (the MCP Registry, searched by that kernel), as the
  * sidebar's model has them (it renders again on every change of the model).
  */
 import React from 'react';
@@ -8,10 +9,12 @@ import React from 'react';
 import { IMPORT_CODE } from '../codegen';
 import { IConfiguredServer } from '../messages';
 import { SidebarModel } from '../model';
+import { IWriteOptions } from '../settings';
 import { connectionsView } from '../view';
 import { ICellActions } from './actions';
 import { ConfiguredServers } from './ConfiguredServers';
 import { Connection } from './Connection';
+import { FindServers } from './FindServers';
 import { Inbox } from './Inbox';
 import { useTrans } from './translation';
 import { useModel } from './useModel';
@@ -20,8 +23,8 @@ import { useModel } from './useModel';
 export interface ISidebarViewProps {
   /** The sidebar's state: notebook, channel, snapshot, settings, filter, answers. */
   model: SidebarModel;
-  /** Writes cells (placed and run as the settings say). */
-  write: (code: string) => void;
+  /** Writes cells (placed and run as the settings, and `options`, say). */
+  write: (code: string, options?: IWriteOptions) => void;
   /** Connect a configured server (the connect-server command). */
   connect: (server: IConfiguredServer) => void;
   /** Ask the kernel for a fresh snapshot (the refresh command). */
@@ -122,6 +125,7 @@ export function SidebarView(props: ISidebarViewProps): JSX.Element {
         connect={props.connect}
         runs={runs}
       />
+      <FindServers model={model} actions={actions} />
     </>
   );
 }
