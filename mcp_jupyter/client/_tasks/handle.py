@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from ... import _views as views
 from ... import errors as E
 from ..._wording import counted
-from .._twins import blocking, on_runtime
+from .._runtime_methods import blocking, on_runtime
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
 
