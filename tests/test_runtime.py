@@ -42,9 +42,8 @@ def test_an_awaiting_loop_is_not_blocked_while_the_runtime_is_busy():
     assert released_by_the_loop, "the awaiting loop was blocked until the runtime thread was free"
 
 
-def test_cancelling_an_awaited_call_cancels_the_work_on_the_runtime():
-    rt = runtime()
-    started, cancelled = threading.Event(), threading.Event()
+def waits_until_cancelled(started: threading.Event, cancelled: threading.Event):
+    """Work that says when it starts and when it is cancelled, and otherwise waits (for a hang's deadline)."""
 
     async def forever() -> None:
         started.set()
@@ -53,6 +52,14 @@ def test_cancelling_an_awaited_call_cancels_the_work_on_the_runtime():
         except asyncio.CancelledError:
             cancelled.set()
             raise
+
+    return forever
+
+
+def test_cancelling_an_awaited_call_cancels_the_work_on_the_runtime():
+    rt = runtime()
+    started, cancelled = threading.Event(), threading.Event()
+    forever = waits_until_cancelled(started, cancelled)
 
     async def cell() -> None:
         call = asyncio.ensure_future(rt.run(forever))
@@ -69,16 +76,7 @@ def test_cancelling_an_awaited_call_cancels_the_work_on_the_runtime():
 def test_cancelling_a_submitted_future_cancels_the_work_and_errors_come_back_as_themselves():
     rt = runtime()
     started, cancelled = threading.Event(), threading.Event()
-
-    async def forever() -> None:
-        started.set()
-        try:
-            await asyncio.sleep(HANG)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-
-    future = rt.submit(forever)
+    future = rt.submit(waits_until_cancelled(started, cancelled))
     assert started.wait(HANG)
     assert future.cancel()
     assert cancelled.wait(HANG)

@@ -138,26 +138,17 @@ class _ReadStream(_Stream):
 
     async def receive(self) -> Any:
         """The next item no layer took."""
-        while True:
-            try:
-                item = await self._inner.receive()
-            except _STREAM_ENDED:
-                for ended in self._ended:
-                    ended()
-                raise
-            for received in self._received:
-                item = received(item)
-                if item is None:
-                    break
-            else:
-                return item
+        try:
+            return await self.__anext__()
+        except StopAsyncIteration:
+            raise _END_OF_STREAM from None
 
     def __aiter__(self) -> _ReadStream:
         return self
 
     async def __anext__(self) -> Any:
-        # receive()'s loop again, not a call of it: the SDK reads with ``async for``, and a reader
-        # waits here between messages, so every resume would pass through one more frame.
+        # The loop is here, not in receive(): the SDK reads with ``async for``, and a reader waits
+        # here between messages, so every resume would pass through one more frame.
         while True:
             try:
                 item = await self._inner.receive()
