@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextvars
 import inspect
 import threading
 from collections.abc import Awaitable, Callable
@@ -41,6 +42,7 @@ class Runtime:
         self._lock = threading.Lock()
         self._portal: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_vars: tuple[tuple[contextvars.ContextVar[Any], Any], ...] = ()
         self._thread: threading.Thread | None = None
         self._services: Any = None
         self._thread_ident: int | None = None
@@ -74,6 +76,7 @@ class Runtime:
                 box["services"] = services
                 box["ident"] = threading.get_ident()
                 box["loop"] = asyncio.get_running_loop()
+                box["vars"] = tuple(contextvars.copy_context().items())  # sniffio's "asyncio"
                 ready.set()
                 await portal.sleep_until_stopped()
                 services.cancel_scope.cancel()
@@ -94,6 +97,7 @@ class Runtime:
         self._thread_ident = box["ident"]
         self._services = box["services"]
         self._loop = box["loop"]
+        self._loop_vars = box["vars"]
         self._portal = box["portal"]
 
     @property
@@ -159,7 +163,7 @@ class Runtime:
         Cancelling the future cancels the work on the loop. Returns at once (from any thread).
         """
         hop = _ToFuture(fn, args)
-        hop.start(self._running_loop())
+        hop.start(self._running_loop(), self._loop_vars)
         return hop.future
 
     def call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
@@ -174,7 +178,7 @@ class Runtime:
                 "use the async twin instead (await conn.acall(...))"
             )
         hop = _ToThread(fn, args)
-        hop.start(self._running_loop())
+        hop.start(self._running_loop(), self._loop_vars)
         try:
             hop.ended.acquire()  # released on the runtime thread when the work ends
         except KeyboardInterrupt:
@@ -195,7 +199,7 @@ class Runtime:
         if self.in_runtime_thread():
             return await fn(*args)
         hop = _ToLoop(fn, args, asyncio.get_running_loop())
-        hop.start(self._running_loop())
+        hop.start(self._running_loop(), self._loop_vars)
         try:
             return await hop.waiter
         except asyncio.CancelledError:
@@ -217,27 +221,33 @@ class _Hop:
     overtakes its start.
     """
 
-    __slots__ = ("fn", "args", "task", "loop", "cancelled")
+    __slots__ = ("fn", "args", "task", "loop", "loop_vars", "cancelled")
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
         self.fn, self.args = fn, args
         self.task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.loop_vars: tuple[tuple[contextvars.ContextVar[Any], Any], ...] = ()
         self.cancelled = False
 
     def settle(self, error: BaseException | None, value: Any) -> None:
         """Hand the work's end to the caller (on the runtime thread); ``error`` None means ``value``."""
         raise NotImplementedError
 
-    def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Schedule the work on ``loop`` (the runtime's), from any thread."""
-        self.loop = loop
+    def start(self, loop: asyncio.AbstractEventLoop, loop_vars: tuple = ()) -> None:
+        """Schedule the work on ``loop`` (the runtime's), from any thread; ``loop_vars``: the context
+        variables the loop's own tasks see, set for the work over the caller's."""
+        self.loop, self.loop_vars = loop, loop_vars
         loop.call_soon_threadsafe(self._begin)
 
-    def _begin(self) -> None:  # on the runtime loop
+    def _begin(self) -> None:  # on the runtime loop, in a copy of the caller's context
         if self.cancelled:
             self.settle(asyncio.CancelledError(), None)
             return
+        # anyio.run's "asyncio" for sniffio, as its portal set it: without it, each of the dozen
+        # sniffio.current_async_library() calls of a request (anyio asks) sniffs the running loop.
+        for var, value in self.loop_vars:
+            var.set(value)
         try:
             work = self.fn(*self.args)
         except BaseException as exc:
