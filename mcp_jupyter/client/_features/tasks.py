@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._runtime_methods import blocking, on_runtime
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
-from .._twins import blocking, on_runtime
 from .tools import merge_args
 
 

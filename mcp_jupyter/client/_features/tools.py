@@ -8,9 +8,9 @@ from typing import Any
 from ... import errors as E
 from .._items import Tools
 from .._results import ToolResult
+from .._runtime_methods import blocking, on_runtime
 from .._session import CONNECTION_DEFAULT, adapt_callback
 from .._tasks import call_tool_maybe_task
-from .._twins import blocking, on_runtime
 
 ProgressCallback = Callable[[float, float | None, str | None], Any]
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from ... import _views as views
 from ... import errors as E
 from ..._wording import counted
-from .._twins import blocking, on_runtime
+from .._runtime_methods import blocking, on_runtime
 from .pace import LAST_LOOK
 from .preview import arguments_preview, input_schema, summary
 from .state import TaskState
