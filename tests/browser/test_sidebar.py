@@ -510,6 +510,12 @@ def test_the_palette_opens_the_sidebar_and_the_run_setting_makes_clicks_insert_o
         run_cells = page.get_by_label("Run the written cell")
         run_cells.wait_for(timeout=TIMEOUT)
         assert run_cells.is_checked()
+        # where written cells go reads as words, not the stored values
+        position = page.locator(".form-group", has_text="Where written cells go").locator("select").first
+        assert position.locator("option").all_inner_texts() == [
+            "Below the active cell",
+            "At the end of the notebook",
+        ]
         run_cells.click()
         deadline = time.monotonic() + 30
         while '"runCells": false' not in (settings_file.read_text() if settings_file.exists() else ""):
