@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _extending, _views
+from . import _hooks
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
     AuthorizationFailed,
@@ -53,25 +53,18 @@ from .errors import (  # errors are light and needed by every user
 )
 
 
-def _load_ui() -> None:
-    """The composition root wires the UI to the core: views and consent cards register on import."""
+def _wire_the_parts_loaded_on_first_need() -> None:
+    """The composition root says how to import the parts that provide hooks (mcp_jupyter/_hooks.py):
+    the lower layers look a hook up, the part is imported then, and ``import mcp_jupyter`` imports
+    none of them (docs/architecture.md, "The hooks")."""
     import importlib
 
-    importlib.import_module("mcp_jupyter.widgets")
+    _hooks.UI.load_with(lambda: importlib.import_module("mcp_jupyter.widgets"))
+    _hooks.DISPLAY.load_with(lambda: importlib.import_module("mcp_jupyter.display"))
+    _hooks.TESTING.load_with(lambda: importlib.import_module("mcp_jupyter.testing._methods"))
 
 
-_views.set_loader(_load_ui)
-
-
-def _attach_testing(connection_class: type) -> None:
-    """Connections get the testing layer's ``check``/``acheck``/``record`` when the class is defined:
-    the client never imports the layer above it (docs/architecture.md, "The testing layer")."""
-    from .testing._methods import attach
-
-    attach(connection_class)
-
-
-_extending.extend("Connection", _attach_testing)
+_wire_the_parts_loaded_on_first_need()
 
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
@@ -166,11 +159,10 @@ def __dir__() -> list[str]:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext mcp_jupyter``: register the ``%mcp`` magics and rich displays."""
+    """``%load_ext mcp_jupyter``: register the ``%mcp`` magics (results show as HTML without it)."""
     from .magics import load_ipython_extension as load_magics
 
     load_magics(ipython)
-    _register_formatters(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
@@ -204,30 +196,6 @@ def _warn_if_the_other_mcp_jupyter_is_installed() -> None:
 _warn_if_the_other_mcp_jupyter_is_installed()
 
 
-def _register_formatters(ipython: Any) -> None:
-    try:
-        from .display._formatters import register_formatters
-    except ImportError:  # display not available (minimal install)
-        return
-    register_formatters(ipython)
-
-
-def _register_formatters_if_ipython() -> None:
-    """Rich HTML for result objects as soon as the package is imported in IPython (cheap: by name)."""
-    import sys
-
-    if "IPython" not in sys.modules:
-        return
-    try:
-        from IPython import get_ipython
-
-        ip = get_ipython()
-    except Exception:  # noqa: BLE001
-        return
-    if ip is not None:
-        _register_formatters(ip)
-
-
 def _install_lab_channel_if_kernel() -> None:
     """In an ipykernel, open the JupyterLab channel's comm target and announce the package to the
     MCP sidebar (docs/architecture.md, "The JupyterLab channel"); light: nothing else is imported."""
@@ -250,5 +218,4 @@ def _install_lab_channel_if_kernel() -> None:
         logging.getLogger("mcp_jupyter").debug("the JupyterLab channel was not installed", exc_info=True)
 
 
-_register_formatters_if_ipython()
 _install_lab_channel_if_kernel()

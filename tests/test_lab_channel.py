@@ -489,13 +489,13 @@ def test_snapshots_coalesce_and_one_requested_while_building_follows(monkeypatch
 
 
 def test_the_client_tells_observers_about_connections_without_importing_them() -> None:
-    """client/_events.py: the registry and the session emit opened, status, list_changed, closed."""
+    """The CONNECTION_EVENTS hook: the registry and the session tell opened, status, list_changed, closed."""
     import mcp_jupyter as mj
-    from mcp_jupyter.client import _events as events
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.demo import create_server
 
     seen: list[tuple[str, str]] = []
-    remove = events.observe(lambda event, name: seen.append((event, name)))
+    remove = hooks.CONNECTION_EVENTS.provide(lambda event, name: seen.append((event, name)))
     try:
         conn = mj.connect("observed", create_server())
         assert ("opened", "observed") in seen and ("status", "observed") in seen

@@ -60,12 +60,12 @@ CLEAN = {
 
 
         def load():
-            return importlib.import_module("mcp_jupyter._views")
+            return importlib.import_module("mcp_jupyter._hooks")
     """,
     "runtime.py": "from .errors import MCPJupyterError\n\nruntime = object()\n",
     "errors.py": "class MCPJupyterError(Exception):\n    pass\n",
     "_schema.py": "defaults = {}\n",
-    "_views.py": "",
+    "_hooks.py": "",
     "serve/__init__.py": "from .handle import serve\n",
     "serve/handle.py": """
         from .. import runtime

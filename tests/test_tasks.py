@@ -161,12 +161,12 @@ def test_task_store_never_keeps_secret_looking_arguments(task_server):
 
 
 def test_the_status_line_follows_the_task(task_server):
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
 
     url, token = task_server
     conn = mj.connect("own-line", url, headers=bearer(token))
     task = conn.start("slow_compute", seconds=1.5, label="line")
-    line = views.make("task_status", task)
+    line = hooks.TASK_STATUS.require()(task)
     assert "working" in line.value and "slow_compute" in line.value
     task.result(timeout=20)
     assert "completed" in line.value and "mcpj-badge-ok" in line.value

@@ -267,12 +267,12 @@ def _watch() -> None:
         if _watching:
             return
         _watching = True
-    from mcp_jupyter.client import _events as events
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.consent._core import broker
 
     from ._inbox import install_presenter
 
-    events.observe(lambda _event, _name: changed())
+    hooks.CONNECTION_EVENTS.provide(lambda _event, _name: changed())
     broker.on_new_request(lambda _request: changed())
     install_presenter()
 
