@@ -57,11 +57,9 @@ def _wire_the_parts_loaded_on_first_need() -> None:
     """The composition root says how to import the parts that provide hooks (mcp_jupyter/_hooks.py):
     the lower layers look a hook up, the part is imported then, and ``import mcp_jupyter`` imports
     none of them (docs/architecture.md, "The hooks")."""
-    import importlib
-
-    _hooks.UI.load_with(lambda: importlib.import_module("mcp_jupyter.widgets"))
-    _hooks.DISPLAY.load_with(lambda: importlib.import_module("mcp_jupyter.display"))
-    _hooks.TESTING.load_with(lambda: importlib.import_module("mcp_jupyter.testing._methods"))
+    _hooks.UI.load_with(lambda: __import__("mcp_jupyter.widgets"))
+    _hooks.DISPLAY.load_with(lambda: __import__("mcp_jupyter.display"))
+    _hooks.TESTING.load_with(lambda: __import__("mcp_jupyter.testing._methods"))
 
 
 _wire_the_parts_loaded_on_first_need()

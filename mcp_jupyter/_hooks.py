@@ -22,7 +22,6 @@ How to import a part is said once, by the composition root (``mcp_jupyter/__init
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
@@ -62,8 +61,6 @@ __all__ = [
 ]
 
 P = TypeVar("P")
-
-_log = logging.getLogger("mcp_jupyter")
 
 
 class Part:
@@ -154,7 +151,7 @@ class Hook(Generic[P]):
             try:
                 provider(*args)
             except Exception:  # noqa: BLE001 - a watcher's bug must never break the layer that tells it
-                _log.exception("a provider of the %s hook failed", self.name)
+                _log().exception("a provider of the %s hook failed", self.name)
 
 
 # -- the parts imported on first need -----------------------------------------------------------------
@@ -349,7 +346,7 @@ def repr_html(obj: object) -> str | None:
     try:
         return RICH_DISPLAY.require().html(obj)
     except Exception:  # noqa: BLE001 - display must never break a cell; text/plain remains
-        _log.debug("no HTML for %s", type(obj).__name__, exc_info=True)
+        _log().debug("no HTML for %s", type(obj).__name__, exc_info=True)
         return None
 
 
@@ -358,5 +355,12 @@ def repr_mimebundle(obj: object, include: Any = None, exclude: Any = None) -> di
     try:
         return RICH_DISPLAY.require().extra_mimebundle(obj)
     except Exception:  # noqa: BLE001 - display must never break a cell; text/html remains
-        _log.debug("no extra output types for %s", type(obj).__name__, exc_info=True)
+        _log().debug("no extra output types for %s", type(obj).__name__, exc_info=True)
         return None
+
+
+def _log() -> Any:
+    """The package's logger (``logging`` is imported on the first failure: ``import mcp_jupyter`` stays light)."""
+    import logging
+
+    return logging.getLogger("mcp_jupyter")
