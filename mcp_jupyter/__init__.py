@@ -195,8 +195,8 @@ _warn_if_the_other_mcp_jupyter_is_installed()
 
 
 def _install_lab_channel_if_kernel() -> None:
-    """In an ipykernel, open the JupyterLab channel's comm target and announce the package to the
-    MCP sidebar (docs/architecture.md, "The JupyterLab channel"); light: nothing else is imported."""
+    """In an ipykernel, serve the JupyterLab channel's comm target, which the MCP sidebar asks for
+    (docs/architecture.md, "The JupyterLab channel"); nothing is sent, and nothing else is imported."""
     import sys
 
     if "ipykernel" not in sys.modules:

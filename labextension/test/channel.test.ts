@@ -6,10 +6,12 @@ import { KernelMessage } from '../src/messages';
 import { IMcpChannel } from '../src/tokens';
 
 /** The few members of a kernel connection and its comm that the channel uses (no server in unit tests). */
-function kernelStub() {
+function kernelStub(options: { served?: boolean; subshells?: boolean } = {}) {
   const comm = {
     isDisposed: false,
-    commsOverSubshells: 'disabled',
+    commsOverSubshells: options.subshells ? 'perCommTarget' : 'disabled',
+    subshellStarted: Promise.resolve(),
+    subshellId: options.subshells ? 'subshell-1' : null,
     opened: [] as unknown[],
     onMsg: (_msg: unknown) => undefined as unknown,
     onClose: () => undefined as unknown,
@@ -21,18 +23,40 @@ function kernelStub() {
       this.isDisposed = true;
     }
   };
+  const state = { served: options.served ?? true, asked: [] as { target: unknown; subshell: unknown }[] };
   const kernel = {
     isDisposed: false,
-    supportsSubshells: false,
+    supportsSubshells: !!options.subshells,
+    clientId: 'client',
+    username: 'user',
     info: Promise.resolve({}),
     statusChanged: new Signal<unknown, string>({}),
-    registerCommTarget: () => undefined,
-    createComm: () => comm
+    anyMessage: new Signal<unknown, { msg: unknown; direction: string }>({}),
+    createComm: () => {
+      comm.isDisposed = false;
+      return comm;
+    },
+    // comm_info: the kernel lists a comm under the channel's target once mcp_jupyter is imported
+    sendShellMessage: (msg: { header: { msg_type: string; subshell_id: unknown }; content: { target_name: unknown } }) => {
+      state.asked.push({ target: msg.content.target_name, subshell: msg.header.subshell_id });
+      const comms = state.served ? { listening: { target_name: 'mcp_jupyter.channel' } } : {};
+      return { done: Promise.resolve({ content: { status: 'ok', comms } }) };
+    }
   };
-  return { kernel, comm, deliver: (data: unknown) => comm.onMsg({ content: { data } }) };
+  const cell = (id: string, code: string) => {
+    kernel.anyMessage.emit({ msg: { header: { msg_id: id, msg_type: 'execute_request' }, content: { code } }, direction: 'send' });
+    return () =>
+      kernel.anyMessage.emit({
+        msg: { header: { msg_id: `${id}-reply`, msg_type: 'execute_reply' }, parent_header: { msg_id: id }, content: {} },
+        direction: 'recv'
+      });
+  };
+  return { kernel, comm, state, cell, deliver: (data: unknown) => comm.onMsg({ content: { data } }) };
 }
 
 const page = async () => ({ origin: 'http://x', base_url: '/', theme: 'light' as const, server_extension: true });
+const settle = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
+const hello = async () => ({ type: 'hello', protocol: 1, page: await page() });
 
 describe('McpChannel', () => {
   it('says it is open before it passes on its first message, so listeners added then get it', async () => {
@@ -44,8 +68,8 @@ describe('McpChannel', () => {
         c.messageReceived.connect((_: IMcpChannel, msg: KernelMessage) => void received.push(msg));
       }
     });
-    await new Promise(resolve => setTimeout(resolve, 0));
-    expect(comm.opened).toEqual([{ type: 'hello', protocol: 1, page: await page() }]);
+    await settle();
+    expect(comm.opened).toEqual([await hello()]);
     // a sign-in that began before the hello is the first message, ahead of the snapshot
     deliver({ type: 'auth.signin', id: 's', server: 'secure', host: 'h', url: 'https://h/a', blocked: true });
     deliver({ type: 'snapshot', connections: [], configured: [], inbox: [] });
@@ -58,11 +82,65 @@ describe('McpChannel', () => {
     const received: KernelMessage[] = [];
     const channel = new McpChannel(kernel as never, page, () => undefined);
     channel.messageReceived.connect((_: IMcpChannel, msg: KernelMessage) => void received.push(msg));
-    await new Promise(resolve => setTimeout(resolve, 0));
+    await settle();
     deliver({ type: 'app.event', whatever: 1 });
     deliver('not an object');
     deliver({ type: 'answer.error', id: 7, errors: [] });
     expect(received).toEqual([{ type: 'answer.error', id: '7', errors: [] }]);
     expect(channel.isOpen).toBe(true); // an unknown message still says the kernel has mcp_jupyter
+  });
+
+  it('asks the kernel first and opens nothing while mcp_jupyter is not imported', async () => {
+    const { kernel, comm, state } = kernelStub({ served: false });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    expect(state.asked).toEqual([{ target: 'mcp_jupyter.channel', subshell: null }]);
+    expect(comm.opened).toEqual([]);
+    expect(comm.isDisposed).toBe(true);
+  });
+
+  it('asks after each cell, and opens after the one that imported mcp_jupyter', async () => {
+    const { kernel, comm, state, cell } = kernelStub({ served: false });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    cell('c1', 'x = 1')(); // a cell that does not name the package: asked once it ended
+    await settle();
+    expect(state.asked.length).toBe(2);
+    expect(comm.opened).toEqual([]);
+    const ended = cell('c2', 'import helpers  # imports mcp_jupyter itself');
+    state.served = true;
+    ended();
+    await settle();
+    expect(comm.opened).toEqual([await hello()]);
+  });
+
+  it('asks on the subshell while a cell that names mcp_jupyter runs, and opens before the cell ends', async () => {
+    const { kernel, comm, state, cell } = kernelStub({ served: false, subshells: true });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    const ended = cell('c1', 'import mcp_jupyter as mj\nconn = mj.connect("secure", URL, auth=mj.OAuth())');
+    await settle(300);
+    expect(state.asked.length).toBeGreaterThan(2); // still asking, on the subshell, while the cell runs
+    expect(state.asked.every(a => a.subshell === 'subshell-1')).toBe(true);
+    state.served = true; // the cell's import ran
+    await settle(300);
+    expect(comm.opened).toEqual([await hello()]);
+    ended();
+  });
+
+  it('asks again when the kernel is idle after a restart', async () => {
+    const { kernel, comm, state } = kernelStub({ served: true });
+    const channel = new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    comm.onMsg({ content: { data: { type: 'snapshot', connections: [], configured: [], inbox: [] } } });
+    expect(channel.isOpen).toBe(true);
+    kernel.statusChanged.emit('restarting');
+    expect(channel.isOpen).toBe(false);
+    state.served = false; // a fresh kernel: mcp_jupyter is not imported yet
+    const asked = state.asked.length;
+    kernel.statusChanged.emit('idle');
+    await settle();
+    expect(state.asked.length).toBe(asked + 1);
+    expect(channel.isOpen).toBe(false);
   });
 });
