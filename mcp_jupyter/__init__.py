@@ -14,7 +14,7 @@ SDK is imported on first connect.
 
 Everything a user needs is a name here (``__all__``) or in a public subpackage: ``mcp_jupyter.client``
 (connections and what they return), ``.client.auth`` (OAuth sign-in, also ``mj.auth``), ``.consent``
-(sampling, elicitation and roots requests), ``.serve`` (notebook functions as an MCP server),
+(sampling, elicitation and roots requests), ``.serving`` (notebook functions as an MCP server),
 ``.testing`` (check, record, diff), ``.widgets`` (forms, explorer), ``.display`` (rich HTML),
 ``.magics`` (``%mcp``), ``.dask`` (``conn.map`` on a cluster), ``.errors`` (the exceptions, also
 here), ``.runtime`` (the event-loop thread), ``.demo`` (the demo servers) and ``.server_extension``
@@ -86,18 +86,18 @@ _LAZY = {
     "Task": "client",
     "diff": "testing",  # what two connections offer differently
     "runtime": "runtime",
-    # serving notebook functions (mcp_jupyter.serve)
-    "tool": "serve",
-    "resource": "serve",
-    "prompt": "serve",
-    "skill": "serve",  # publish an agent skill (SKILL.md and its files)
-    "serve": "serve",
-    "server": "serve",
-    "export_notebook": "serve",
-    "task_status": "serve",  # inside a tool served as a task (docs/tasks.md)
-    "task_cancelled": "serve",
-    "task_elicit": "serve",
-    "atask_elicit": "serve",
+    # serving notebook functions (mcp_jupyter.serving; mj.serve is its function serve)
+    "tool": "serving",
+    "resource": "serving",
+    "prompt": "serving",
+    "skill": "serving",  # publish an agent skill (SKILL.md and its files)
+    "serve": "serving",
+    "server": "serving",
+    "export_notebook": "serving",
+    "task_status": "serving",  # inside a tool served as a task (docs/tasks.md)
+    "task_cancelled": "serving",
+    "task_elicit": "serving",
+    "atask_elicit": "serving",
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
     # conn.map on a Dask cluster (mcp_jupyter.dask; needs the [dask] extra, imported on first use)

@@ -28,7 +28,7 @@ def _add_export(subparsers: argparse._SubParsersAction) -> None:
 def _run_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .serve import _export as export
+    from .serving import _export as export
 
     output = args.output or str(export.default_script_path(args.notebook))
     _, report = export.build(export.notebook_cells(args.notebook), output, origin=args.notebook)

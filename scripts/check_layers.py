@@ -88,10 +88,11 @@ LAYERS: list[tuple[str, list[str]]] = [
 # (plus the pairs in ALLOWANCES).
 ISLANDS: list[tuple[str, list[str], list[str]]] = [
     # serving notebook functions as an MCP server (mj.serve, export), and the stdio <-> HTTP bridge;
-    # dependencies' private names only through the _compat seam
+    # dependencies' private names only through the _compat seam. mcp_jupyter.serve is its old name,
+    # which forwards the command paths earlier versions wrote into configs and exported scripts.
     (
         "serve",
-        ["mcp_jupyter.serve.*"],
+        ["mcp_jupyter.serving.*", "mcp_jupyter.serve.*"],
         [
             "mcp_jupyter.runtime",
             "mcp_jupyter.errors",
@@ -117,7 +118,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
 # below it. An allowance lifts the layer and island rules.
 ALLOWANCES: list[tuple[str, str]] = [
     # %mcp serve / %mcp export drive the serve island from the magics
-    ("mcp_jupyter.magics", "mcp_jupyter.serve"),
+    ("mcp_jupyter.magics", "mcp_jupyter.serving"),
 ]
 
 # Files that ship to users outside the package, as globs relative to the repository root (the package
