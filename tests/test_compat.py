@@ -386,6 +386,26 @@ def test_sys_current_frames():
     assert seen == [True, False]
 
 
+def test_argparse_actions():
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="x")
+    parser.add_argument("name")
+    group = parser.add_argument_group("options")
+    output = group.add_argument("-o", "--output")
+    exclusive = parser.add_mutually_exclusive_group()
+    quiet = exclusive.add_argument("--quiet", action="store_true")
+    require(isinstance(getattr(parser, "_actions", None), list), "python", "argparse.ArgumentParser._actions")
+    arguments = cpython.parser_arguments(parser)
+    require(
+        [a.option_strings for a in arguments] == [["-h", "--help"], [], ["-o", "--output"], ["--quiet"]]
+        and arguments[2] is output
+        and arguments[3] is quiet,
+        "python",
+        "argparse.ArgumentParser._actions",
+    )
+
+
 def test_threading_register_atexit():
     require(callable(getattr(threading, "_register_atexit", None)), "python", "threading._register_atexit")
     code = (
