@@ -103,8 +103,9 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._compat.*",
         ],
     ),
-    # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
-    ("demo", ["mcp_jupyter.demo.*"], []),
+    # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package;
+    # the SDK's private names (the low-level server that serves 2025-era methods) through the seam only
+    ("demo", ["mcp_jupyter.demo.*"], ["mcp_jupyter._compat.mcp_sdk"]),
     # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
     # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._handoff
     (
