@@ -22,7 +22,14 @@ import { Kernel, KernelMessage as JupyterMessage } from '@jupyterlab/services';
 import { JSONObject } from '@lumino/coreutils';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { FrontendMessage, IHelloMessage, IPageInfo, ISnapshot, KernelMessage, parseKernelMessage } from './messages';
+import {
+  FrontendMessage,
+  IHelloMessage,
+  IPageInfo,
+  ISnapshot,
+  KernelMessage,
+  parseKernelMessage
+} from './messages';
 import { CHANNEL_TARGET, IMcpChannel, IMcpChannels, PROTOCOL } from './tokens';
 
 /** How long to wait for JupyterLab's comm subshell before opening on the main shell anyway (ms). */
@@ -98,15 +105,29 @@ export class McpChannel implements IMcpChannel {
       const comm = this.kernel.createComm(CHANNEL_TARGET);
       // `subshellStarted` and `subshellId` are on JupyterLab's CommHandler, not on the IComm
       // interface; the promise never settles when subshells are off, hence the checks and the limit.
-      const handler = comm as { subshellStarted?: Promise<void>; subshellId?: string | null };
+      const handler = comm as {
+        subshellStarted?: Promise<void>;
+        subshellId?: string | null;
+      };
       const started = handler.subshellStarted;
-      if (started && this.kernel.supportsSubshells && String(comm.commsOverSubshells) !== 'disabled') {
-        await Promise.race([started.catch(() => undefined), delay(SUBSHELL_WAIT_MS)]);
+      if (
+        started &&
+        this.kernel.supportsSubshells &&
+        String(comm.commsOverSubshells) !== 'disabled'
+      ) {
+        await Promise.race([
+          started.catch(() => undefined),
+          delay(SUBSHELL_WAIT_MS)
+        ]);
       }
       while (!(await this._served(handler.subshellId ?? null))) {
         // One more question after the wait, whatever keepAsking says then: the cell that ended
         // meanwhile may have imported mcp_jupyter just before it did.
-        if (this._watched.size === 0 || attempt !== this._attempt || this.kernel.isDisposed) {
+        if (
+          this._watched.size === 0 ||
+          attempt !== this._attempt ||
+          this.kernel.isDisposed
+        ) {
           comm.dispose();
           return;
         }
@@ -123,16 +144,21 @@ export class McpChannel implements IMcpChannel {
   /** Whether the kernel serves the channel (asked on `subshellId`, or on the main shell without one). */
   private async _served(subshellId: string | null): Promise<boolean> {
     try {
-      const request = JupyterMessage.createMessage<JupyterMessage.ICommInfoRequestMsg>({
-        msgType: 'comm_info_request',
-        channel: 'shell',
-        session: this.kernel.clientId,
-        username: this.kernel.username,
-        content: { target_name: CHANNEL_TARGET },
-        subshellId
-      });
-      const reply = (await this.kernel.sendShellMessage(request, true, true).done) as JupyterMessage.ICommInfoReplyMsg;
-      return reply.content.status === 'ok' && Object.keys(reply.content.comms).length > 0;
+      const request =
+        JupyterMessage.createMessage<JupyterMessage.ICommInfoRequestMsg>({
+          msgType: 'comm_info_request',
+          channel: 'shell',
+          session: this.kernel.clientId,
+          username: this.kernel.username,
+          content: { target_name: CHANNEL_TARGET },
+          subshellId
+        });
+      const reply = (await this.kernel.sendShellMessage(request, true, true)
+        .done) as JupyterMessage.ICommInfoReplyMsg;
+      return (
+        reply.content.status === 'ok' &&
+        Object.keys(reply.content.comms).length > 0
+      );
     } catch {
       return false; // a kernel restarting or gone: asked again when it is back
     }
@@ -148,7 +174,8 @@ export class McpChannel implements IMcpChannel {
     this._drop();
     this._comm = comm;
     this._page = page;
-    comm.onMsg = (msg: JupyterMessage.ICommMsgMsg) => this._onMessage(comm, msg.content.data);
+    comm.onMsg = (msg: JupyterMessage.ICommMsgMsg) =>
+      this._onMessage(comm, msg.content.data);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._drop();
@@ -157,7 +184,7 @@ export class McpChannel implements IMcpChannel {
     try {
       const hello: IHelloMessage = { type: 'hello', protocol: PROTOCOL, page };
       comm.open(asJson(hello));
-    } catch (error) {
+    } catch {
       this._drop();
     }
   }
@@ -186,7 +213,9 @@ export class McpChannel implements IMcpChannel {
       this._snapshot = snapshot;
       this._snapshotChanged.emit(this._snapshot);
     } else if (msg?.type === 'error') {
-      console.warn(`mcp_jupyter: the kernel refused the channel: ${msg.message}`);
+      console.warn(
+        `mcp_jupyter: the kernel refused the channel: ${msg.message}`
+      );
     }
     if (msg) {
       this._messageReceived.emit(msg);
@@ -194,7 +223,11 @@ export class McpChannel implements IMcpChannel {
   }
 
   private _onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
-    if (status === 'restarting' || status === 'autorestarting' || status === 'dead') {
+    if (
+      status === 'restarting' ||
+      status === 'autorestarting' ||
+      status === 'dead'
+    ) {
       this._attempt++;
       this._asking = false;
       this._restarted = true;
@@ -207,7 +240,10 @@ export class McpChannel implements IMcpChannel {
   }
 
   /** Cells of this kernel connection: ask while one that names the package runs, and after each one. */
-  private _onAnyMessage(_: Kernel.IKernelConnection, args: Kernel.IAnyMessageArgs): void {
+  private _onAnyMessage(
+    _: Kernel.IKernelConnection,
+    args: Kernel.IAnyMessageArgs
+  ): void {
     const { msg, direction } = args;
     if (direction === 'send' && msg.header.msg_type === 'execute_request') {
       const code = (msg as JupyterMessage.IExecuteRequestMsg).content.code;
@@ -217,7 +253,10 @@ export class McpChannel implements IMcpChannel {
           void this.open(); // it keeps asking while a watched cell runs
         }
       }
-    } else if (direction === 'recv' && msg.header.msg_type === 'execute_reply') {
+    } else if (
+      direction === 'recv' &&
+      msg.header.msg_type === 'execute_reply'
+    ) {
       this._watched.delete(msg.parent_header.msg_id as string);
       if (this._comm === null && !this._asking) {
         void this._askAfterCell();
@@ -228,7 +267,12 @@ export class McpChannel implements IMcpChannel {
   /** After a cell: ask on the main shell (the kernel is idle, or runs the next cell and answers after it). */
   private async _askAfterCell(): Promise<void> {
     const attempt = this._attempt;
-    if ((await this._served(null)) && attempt === this._attempt && this._comm === null && !this._asking) {
+    if (
+      (await this._served(null)) &&
+      attempt === this._attempt &&
+      this._comm === null &&
+      !this._asking
+    ) {
       void this.open();
     }
   }
@@ -272,13 +316,17 @@ export class McpChannels implements IMcpChannels {
     return this._stateChanged;
   }
 
-  channelFor(kernel: Kernel.IKernelConnection | null | undefined): McpChannel | null {
+  channelFor(
+    kernel: Kernel.IKernelConnection | null | undefined
+  ): McpChannel | null {
     if (!kernel || kernel.isDisposed) {
       return null;
     }
     let channel = this._channels.get(kernel);
     if (!channel) {
-      channel = new McpChannel(kernel, this._pageInfo, c => this._stateChanged.emit(c));
+      channel = new McpChannel(kernel, this._pageInfo, c =>
+        this._stateChanged.emit(c)
+      );
       this._channels.set(kernel, channel);
       kernel.disposed.connect(() => this._channels.delete(kernel));
     }

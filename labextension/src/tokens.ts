@@ -10,7 +10,12 @@ import { Kernel } from '@jupyterlab/services';
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
 
-import { FrontendMessage, IPageInfo, ISnapshot, KernelMessage } from './messages';
+import {
+  FrontendMessage,
+  IPageInfo,
+  ISnapshot,
+  KernelMessage
+} from './messages';
 
 /**
  * Comm target of the channel, opened by the frontend. A kernel serves it once mcp_jupyter is imported
@@ -45,7 +50,9 @@ export interface IMcpChannels {
    * A channel exists before the kernel has mcp_jupyter: it asks the kernel (channel.ts) and opens once
    * the kernel serves it.
    */
-  channelFor(kernel: Kernel.IKernelConnection | null | undefined): IMcpChannel | null;
+  channelFor(
+    kernel: Kernel.IKernelConnection | null | undefined
+  ): IMcpChannel | null;
   /** Emitted when a channel opens or closes (its kernel imported mcp_jupyter, restarted, ...). */
   readonly channelStateChanged: ISignal<IMcpChannels, IMcpChannel>;
 }

@@ -1,61 +1,10 @@
-import { Signal } from '@lumino/signaling';
 import { describe, expect, it } from 'vitest';
 
 import { McpChannel } from '../src/channel';
 import { KernelMessage } from '../src/messages';
 import { IMcpChannel } from '../src/tokens';
+import { kernelStub, page, settle } from './kernel';
 
-/** The few members of a kernel connection and its comm that the channel uses (no server in unit tests). */
-function kernelStub(options: { served?: boolean; subshells?: boolean } = {}) {
-  const comm = {
-    isDisposed: false,
-    commsOverSubshells: options.subshells ? 'perCommTarget' : 'disabled',
-    subshellStarted: Promise.resolve(),
-    subshellId: options.subshells ? 'subshell-1' : null,
-    opened: [] as unknown[],
-    onMsg: (_msg: unknown) => undefined as unknown,
-    onClose: () => undefined as unknown,
-    open(data: unknown) {
-      this.opened.push(data);
-    },
-    send: () => undefined,
-    dispose() {
-      this.isDisposed = true;
-    }
-  };
-  const state = { served: options.served ?? true, asked: [] as { target: unknown; subshell: unknown }[] };
-  const kernel = {
-    isDisposed: false,
-    supportsSubshells: !!options.subshells,
-    clientId: 'client',
-    username: 'user',
-    info: Promise.resolve({}),
-    statusChanged: new Signal<unknown, string>({}),
-    anyMessage: new Signal<unknown, { msg: unknown; direction: string }>({}),
-    createComm: () => {
-      comm.isDisposed = false;
-      return comm;
-    },
-    // comm_info: the kernel lists a comm under the channel's target once mcp_jupyter is imported
-    sendShellMessage: (msg: { header: { msg_type: string; subshell_id: unknown }; content: { target_name: unknown } }) => {
-      state.asked.push({ target: msg.content.target_name, subshell: msg.header.subshell_id });
-      const comms = state.served ? { listening: { target_name: 'mcp_jupyter.channel' } } : {};
-      return { done: Promise.resolve({ content: { status: 'ok', comms } }) };
-    }
-  };
-  const cell = (id: string, code: string) => {
-    kernel.anyMessage.emit({ msg: { header: { msg_id: id, msg_type: 'execute_request' }, content: { code } }, direction: 'send' });
-    return () =>
-      kernel.anyMessage.emit({
-        msg: { header: { msg_id: `${id}-reply`, msg_type: 'execute_reply' }, parent_header: { msg_id: id }, content: {} },
-        direction: 'recv'
-      });
-  };
-  return { kernel, comm, state, cell, deliver: (data: unknown) => comm.onMsg({ content: { data } }) };
-}
-
-const page = async () => ({ origin: 'http://x', base_url: '/', theme: 'light' as const, server_extension: true });
-const settle = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 const hello = async () => ({ type: 'hello', protocol: 1, page: await page() });
 
 describe('McpChannel', () => {
@@ -65,23 +14,39 @@ describe('McpChannel', () => {
     const channel = new McpChannel(kernel as never, page, (c: McpChannel) => {
       // what the sign-in plugin does when a channel opens
       if (c.isOpen) {
-        c.messageReceived.connect((_: IMcpChannel, msg: KernelMessage) => void received.push(msg));
+        c.messageReceived.connect(
+          (_: IMcpChannel, msg: KernelMessage) => void received.push(msg)
+        );
       }
     });
     await settle();
     expect(comm.opened).toEqual([await hello()]);
     // a sign-in that began before the hello is the first message, ahead of the snapshot
-    deliver({ type: 'auth.signin', id: 's', server: 'secure', host: 'h', url: 'https://h/a', blocked: true });
+    deliver({
+      type: 'auth.signin',
+      id: 's',
+      server: 'secure',
+      host: 'h',
+      url: 'https://h/a',
+      blocked: true
+    });
     deliver({ type: 'snapshot', connections: [], configured: [], inbox: [] });
     expect(received.map(m => m.type)).toEqual(['auth.signin', 'snapshot']);
-    expect(channel.snapshot).toEqual({ connections: [], configured: [], inbox: [], magics: undefined });
+    expect(channel.snapshot).toEqual({
+      connections: [],
+      configured: [],
+      inbox: [],
+      magics: undefined
+    });
   });
 
   it('passes on only the messages it knows, parsed', async () => {
     const { kernel, deliver } = kernelStub();
     const received: KernelMessage[] = [];
     const channel = new McpChannel(kernel as never, page, () => undefined);
-    channel.messageReceived.connect((_: IMcpChannel, msg: KernelMessage) => void received.push(msg));
+    channel.messageReceived.connect(
+      (_: IMcpChannel, msg: KernelMessage) => void received.push(msg)
+    );
     await settle();
     deliver({ type: 'app.event', whatever: 1 });
     deliver('not an object');
@@ -94,7 +59,9 @@ describe('McpChannel', () => {
     const { kernel, comm, state } = kernelStub({ served: false });
     new McpChannel(kernel as never, page, () => undefined);
     await settle();
-    expect(state.asked).toEqual([{ target: 'mcp_jupyter.channel', subshell: null }]);
+    expect(state.asked).toEqual([
+      { target: 'mcp_jupyter.channel', subshell: null }
+    ]);
     expect(comm.opened).toEqual([]);
     expect(comm.isDisposed).toBe(true);
   });
@@ -115,10 +82,16 @@ describe('McpChannel', () => {
   });
 
   it('asks on the subshell while a cell that names mcp_jupyter runs, and opens before the cell ends', async () => {
-    const { kernel, comm, state, cell } = kernelStub({ served: false, subshells: true });
+    const { kernel, comm, state, cell } = kernelStub({
+      served: false,
+      subshells: true
+    });
     new McpChannel(kernel as never, page, () => undefined);
     await settle();
-    const ended = cell('c1', 'import mcp_jupyter as mj\nconn = mj.connect("secure", URL, auth=mj.OAuth())');
+    const ended = cell(
+      'c1',
+      'import mcp_jupyter as mj\nconn = mj.connect("secure", URL, auth=mj.OAuth())'
+    );
     await settle(300);
     expect(state.asked.length).toBeGreaterThan(2); // still asking, on the subshell, while the cell runs
     expect(state.asked.every(a => a.subshell === 'subshell-1')).toBe(true);
@@ -132,7 +105,11 @@ describe('McpChannel', () => {
     const { kernel, comm, state } = kernelStub({ served: true });
     const channel = new McpChannel(kernel as never, page, () => undefined);
     await settle();
-    comm.onMsg({ content: { data: { type: 'snapshot', connections: [], configured: [], inbox: [] } } });
+    comm.onMsg({
+      content: {
+        data: { type: 'snapshot', connections: [], configured: [], inbox: [] }
+      }
+    });
     expect(channel.isOpen).toBe(true);
     kernel.statusChanged.emit('restarting');
     expect(channel.isOpen).toBe(false);

@@ -1,10 +1,10 @@
 """Which renderer draws which of the client's objects: the provider of the ``RICH_DISPLAY`` hook.
 
-The client's results, listings, history, connections and tasks have ``_repr_html_`` (IPython's own
-protocol); it asks this layer through the hook (:mod:`mcp_jupyter._hooks`), so the client never
-imports display code and nothing is registered with IPython: ``import mcp_jupyter`` imports this
+The client's results, listings, history, connections and tasks, the MCP Registry's entries and
+``mj.doctor``'s checklist have ``_repr_html_`` (IPython's own protocol); it asks this layer through
+the hook (:mod:`mcp_jupyter._hooks`), so the layers below never import display code and nothing is registered with IPython: ``import mcp_jupyter`` imports this
 package only when IPython first shows such an object. The table is keyed by the classes themselves
-(this layer may import the client), so a class that moves or is renamed cannot silently lose its HTML.
+(this layer may import the layers below it), so a class that moves or is renamed cannot silently lose its HTML.
 """
 
 from __future__ import annotations
@@ -29,10 +29,14 @@ from mcp_jupyter.client._items import (
 from mcp_jupyter.client._protocol_features import ProtocolFeatures
 from mcp_jupyter.client._results import PromptResult, ResourceResult, ToolResult
 from mcp_jupyter.client._tasks.handle import Task, TaskTable
+from mcp_jupyter.diagnosis._report import Diagnosis
 from mcp_jupyter.display import _apps as apps
 from mcp_jupyter.display import _content as content
+from mcp_jupyter.display import _registry as registry
 from mcp_jupyter.display import _tables as tables
 from mcp_jupyter.display import _tasks as tasks
+from mcp_jupyter.mcp_registry._api import RegistrySearch
+from mcp_jupyter.mcp_registry._server import RegistryServer
 
 __all__ = ["RENDERERS", "RichDisplay"]
 
@@ -55,6 +59,9 @@ RENDERERS: dict[type, Callable[[Any], str]] = {
     ProtocolFeatures: tables.protocol_features_html,
     Task: tasks.task_line_html,
     TaskTable: tasks.tasks_table_html,
+    RegistrySearch: registry.search_html,
+    RegistryServer: registry.server_html,
+    Diagnosis: registry.diagnosis_html,
 }
 
 
