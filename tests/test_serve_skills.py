@@ -1,4 +1,4 @@
-"""Agent skills published by the notebook's server (``mj.skill``, serve/_skills.py): from a folder or
+"""Agent skills published by the notebook's server (``mj.skill``, serving/_skills.py): from a folder or
 from strings, listed with the digest and size of each file, loaded and verified by mcp_jupyter's
 client (both protocol eras), ``skills/get`` and ``resources/directory/read`` answered, replaced and
 removed, refused with one line when malformed, and carried into an exported script."""
