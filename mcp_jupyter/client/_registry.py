@@ -7,9 +7,9 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from .. import _hooks as hooks
 from .._wording import counted
 from ..errors import UnknownConnection, did_you_mean
-from . import _events as events
 from ._config import load_config, parse_config, select
 from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
 from ._runtime_methods import blocking, on_runtime
@@ -40,7 +40,7 @@ def _register(conn: Connection) -> Connection | None:
         old = _CONNECTIONS.get(conn.name)
         _CONNECTIONS[conn.name] = conn
     conn._session.close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
-    events.emit("opened", conn.name)
+    hooks.CONNECTION_EVENTS.notify("opened", conn.name)
     return old if old is not conn else None
 
 
@@ -50,7 +50,7 @@ def _forget(conn: Connection) -> None:
         if forgotten:
             del _CONNECTIONS[conn.name]
     if forgotten:
-        events.emit("closed", conn.name)
+        hooks.CONNECTION_EVENTS.notify("closed", conn.name)
 
 
 @on_runtime

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ... import _hooks as hooks
 from ... import errors as E
-from .. import _events as events
 from .._history import History
 from .._stdio import DEFAULT_MAX_LINE_BYTES
 from .._transports import classify
@@ -85,7 +85,7 @@ class Session:
         changed = value != getattr(self, "_status", None)
         self._status = value
         if changed:  # observers above the client (the JupyterLab sidebar) show it live
-            events.emit("status", self.name)
+            hooks.CONNECTION_EVENTS.notify("status", self.name)
 
     @property
     def timeout(self) -> float | None:

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from .. import _events as events
+from ... import _hooks as hooks
 from .._results import LogEntry
 
 _MAX_LOGS = 2000
@@ -69,7 +69,7 @@ class Inbox:
                     await _run_listener(callback, uri)
         elif method.endswith("/list_changed"):
             self._listings.changed(method)
-            events.emit("list_changed", self.server)
+            hooks.CONNECTION_EVENTS.notify("list_changed", self.server)
         for listener in list(self.listeners):
             await _run_listener(listener, method, params if params is not None else {"uri": uri})
 

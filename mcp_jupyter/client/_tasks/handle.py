@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ... import _views as views
+from ... import _hooks as hooks
 from ... import errors as E
 from ..._wording import counted
 from .._runtime_methods import blocking, on_runtime
@@ -24,6 +24,8 @@ class Task:
     ``result()`` waits for the end and returns the :class:`ToolResult`, ``cancel()`` asks the server
     to stop. In a notebook it shows as a live status line.
     """
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(self, session: Any, state: TaskState) -> None:
         self._session = session
@@ -151,8 +153,9 @@ class Task:
         from IPython.display import display
 
         ensure_following(self._session, self._state)
-        if views.registered("task_status"):
-            display(views.make("task_status", self))
+        status_line = hooks.TASK_STATUS.get()
+        if status_line is not None:
+            display(status_line(self))
             return
         from IPython import get_ipython
 
@@ -225,6 +228,8 @@ async def _spawn_async(spawn: Callable[[], None]) -> None:
 class TaskTable(list):
     """The tasks a notebook knows on one server (a list of :class:`Task`): a table in notebooks,
     ``.to_dataframe()`` for pandas."""
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     COLUMNS: ClassVar[tuple[str, ...]] = (
         "id",

@@ -8,8 +8,8 @@ from __future__ import annotations
 import contextvars
 from typing import Any, ClassVar, Literal
 
+from ... import _hooks as hooks
 from ... import errors as E
-from .. import _events as events
 from .state import (
     _BOOKS,
     DEFAULT_TTL_MS,
@@ -177,7 +177,7 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
     state.result = result
     state.done_event().set()
     book.states[state.id] = state  # nothing to fetch later: not persisted
-    events.emit("task", session.name)
+    hooks.CONNECTION_EVENTS.notify("task", session.name)
     return state
 
 

@@ -10,7 +10,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _events as events
+from ... import _hooks as hooks
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 """The 2026-07-28 tasks extension's identifier."""
@@ -222,7 +222,7 @@ class TaskBook:
         """A task of this book started or moved: persist it and tell the connection's observers (the
         sidebar's Tasks section follows them instead of polling)."""
         self.save(state)
-        events.emit("task", self.session.name)
+        hooks.CONNECTION_EVENTS.notify("task", self.session.name)
 
     def save(self, state: TaskState) -> None:
         """Persist ``state`` (HTTP servers only; never fails a task)."""
