@@ -147,6 +147,15 @@ def own_docstring(value: object) -> str | None:
     return doc.strip() if isinstance(doc, str) and doc.strip() else None
 
 
+@pytest.fixture(autouse=True)
+def serve_stays_the_function():
+    """Importing the old package ``mcp_jupyter.serve`` (as some checks here do) makes ``mj.serve`` that module
+    in this process, as its docstring says; the tests after these in the same worker need the function."""
+    yield
+    if not callable(mj.serve):
+        del mj.serve  # mcp_jupyter's lazy attributes give the function again
+
+
 def test_mj_all_is_unchanged():
     assert sorted(mj.__all__) == MJ_ALL
 
