@@ -77,6 +77,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._icons",
             "mcp_jupyter._extending",
             "mcp_jupyter._frontmatter",
+            # spans and marks: the model of protocol traffic the timeline and statistics read
+            "mcp_jupyter._traffic",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -100,6 +102,9 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._version",
             "mcp_jupyter._frontmatter",
             "mcp_jupyter._compat.*",
+            # mj.server.history: its spans, and its timeline()/stats() added by the composition root
+            "mcp_jupyter._traffic",
+            "mcp_jupyter._extending",
         ],
     ),
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
