@@ -73,6 +73,18 @@ def _attach_testing(connection_class: type) -> None:
 
 _extending.extend("Connection", _attach_testing)
 
+
+def _attach_history_views(history_class: type) -> None:
+    """A connection's history and the in-kernel server's get ``timeline()`` and ``stats()``, which
+    belong to the display layer: the client and the serve island never import it."""
+    from .display._stats import attach
+
+    attach(history_class)
+
+
+_extending.extend("History", _attach_history_views)
+_extending.extend("ServedHistory", _attach_history_views)
+
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
     "connect": "client",
@@ -94,6 +106,8 @@ _LAZY = {
     "History": "client",
     "Task": "client",
     "diff": "testing",  # what two connections offer differently
+    "timeline": "display",  # the traffic of connections on one time axis (a live chart)
+    "stats": "display",  # per-method and per-tool calls, errors, latency, bytes
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serve)
     "tool": "serve",
