@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "ANSWERED",
     "ERROR_OUTCOMES",
     "OUTCOMES",
     "REDACTED",
     "Mark",
     "Span",
     "Traffic",
+    "is_secret_key",
     "percentile",
     "preview",
     "redact",
@@ -43,18 +45,33 @@ __all__ = [
 #: error answer; "cancelled" and "timed out" were given up by this side (a cancellation was sent);
 #: "pending" has no answer yet.
 OUTCOMES = ("ok", "tool error", "protocol error", "cancelled", "timed out", "pending")
+#: Outcomes of a request that was answered (its latency counts).
+ANSWERED = frozenset({"ok", "tool error", "protocol error"})
 #: Outcomes counted as errors by the statistics (a cancellation is the caller's choice, not a failure).
 ERROR_OUTCOMES = frozenset({"tool error", "protocol error", "timed out"})
 #: What a secret's value is shown as.
 REDACTED = "<redacted>"
 
-# Keys whose values are secrets (matched anywhere in the key, case-insensitively). "key" alone would
-# hide "monkey" and "keyword"; the usual secret names are spelled out instead.
-_SECRET_KEY = re.compile(
-    r"pass(word|wd|phrase)?$|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|authorization|"
-    r"cookie|credential|session[-_]?id|^auth$|^pin$|^otp$|^ssn$",
-    re.IGNORECASE,
+# Keys whose values are secrets, by the words of the key (split at "_", "-" and camelCase): a key with
+# one of _SECRET_WORDS, or one of _SECRET_PAIRS side by side ("api_key", "privateKey"). Protocol keys
+# that only look like one are left alone ("progressToken" is an id; "maxTokens" counts tokens).
+_SECRET_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "cookie"}
+    | {"credential", "credentials", "pin", "otp", "ssn", "bearer"}
 )
+_SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("session", "id")})
+_NOT_SECRET = frozenset({"progresstoken"})
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def is_secret_key(key: str) -> bool:
+    """Whether a key names a secret (``password``, ``api_key``, ``accessToken``, ``Authorization``...)."""
+    if key.lower() in _NOT_SECRET:
+        return False
+    words = [w.lower() for w in _WORDS.findall(key)]
+    return any(w in _SECRET_WORDS for w in words) or any(
+        pair in _SECRET_PAIRS for pair in zip(words, words[1:], strict=False)
+    )
 
 
 @dataclass(slots=True)
@@ -105,7 +122,7 @@ class Span:
     @property
     def answered(self) -> bool:
         """Whether an answer came back (ok, tool error or protocol error)."""
-        return self.end is not None and self.outcome in ("ok", "tool error", "protocol error")
+        return self.end is not None and self.outcome in ANSWERED
 
 
 @dataclass(slots=True)
@@ -245,7 +262,7 @@ def redact(value: Any, depth: int = 0) -> Any:
         return "…"
     if isinstance(value, dict):
         return {
-            k: (REDACTED if isinstance(k, str) and _SECRET_KEY.search(k) else redact(v, depth + 1))
+            k: (REDACTED if isinstance(k, str) and is_secret_key(k) else redact(v, depth + 1))
             for k, v in value.items()
         }
     if isinstance(value, list):

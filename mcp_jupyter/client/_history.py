@@ -398,11 +398,12 @@ class History:
         return traffic(self)
 
     def summary(self) -> dict[str, Any]:
-        """At a glance: ``calls`` this side made, ``errors`` among them, the median latency of the
-        answered ones (``median_ms``); what the JupyterLab sidebar shows per connection."""
-        from .._traffic import summary
+        """At a glance: ``calls`` this side made, ``errors`` among them (tool errors, protocol
+        errors, timeouts), the median latency of the answered ones (``median_ms``, None before the
+        first answer); what the JupyterLab sidebar shows per connection."""
+        from ._spans import summary
 
-        return summary(self.traffic().spans)
+        return summary(self)
 
     def __repr__(self) -> str:
         return f"<History: {counted(len(self), 'message')}, {self.nbytes:,} of {self._max_bytes:,} bytes>"

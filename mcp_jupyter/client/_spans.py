@@ -15,9 +15,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .._traffic import Mark, Span, Traffic, pretty, preview
+from .._traffic import ANSWERED, ERROR_OUTCOMES, Mark, Span, Traffic, percentile, pretty, preview
 
-__all__ = ["traffic"]
+__all__ = ["summary", "traffic"]
 
 _TERMINAL = {"completed": "ok", "failed": "tool error", "cancelled": "cancelled"}
 _MARK_KINDS = {
@@ -57,6 +57,25 @@ def traffic(history: Any) -> Traffic:
     for task in tasks.values():
         spans.append(task)
     return Traffic([lane], spans, marks)
+
+
+def summary(history: Any) -> dict[str, Any]:
+    """The requests this side sent: ``calls``, ``errors`` among them (tool errors, protocol errors,
+    timeouts) and the median latency of the answered ones (``median_ms``). Read from the entries
+    alone (no message is parsed): cheap enough for every sidebar snapshot."""
+    calls = errors = 0
+    latencies: list[float] = []
+    for entry in history.entries:
+        if entry.kind != "request" or entry.direction != "send":
+            continue
+        calls += 1
+        outcome, end = _outcome(entry, entry.answer, entry.op)
+        if outcome in ERROR_OUTCOMES:
+            errors += 1
+        if outcome in ANSWERED and end is not None:
+            latencies.append((end - entry.time) * 1000)
+    median = percentile(latencies, 50)
+    return {"calls": calls, "errors": errors, "median_ms": None if median is None else round(median, 3)}
 
 
 def _request_span(lane: str, entry: Any, index: int) -> Span:
@@ -146,28 +165,23 @@ def _rounds_span(lane: str, op: Any, spans: list[Span]) -> Span | None:
 
 
 def _observe_task(lane: str, tasks: dict[str, Span], entry: Any, request: Any) -> None:
-    """A message named a task (``entry.task``); ``request`` is the request ``entry`` answers, if any."""
+    """A message named a task (``entry.task``); ``request`` is the request ``entry`` answers, if any
+    (a status notification may come before the answer that created the task)."""
     task_id, status = entry.task
     span = tasks.get(task_id)
     when = entry.time
     if span is None:
-        op = request.op if request is not None else None
         span = tasks[task_id] = Span(
-            lane=lane,
-            method="task",
-            start=request.time if request is not None else when,
-            end=None,
-            outcome="pending",
-            kind="task",
-            name=request.target if request is not None else None,
-            call=op.id if op is not None else None,
-            group=op.group if op is not None else None,
-            task=task_id,
-            status=status,
-            arguments=_view(request)["arguments"] if request is not None else "",
+            lane=lane, method="task", start=when, end=None, outcome="pending", kind="task", task=task_id
         )
         span.detail = lambda limit, span=span: _task_detail(span)
-    if status and status != span.status or not span.changes:
+    if request is not None and span.call is None and request.op is not None:
+        # the request that created it (or polls it): the task goes on that call's row
+        span.start = min(span.start, request.time)
+        span.name = span.name or request.target
+        span.call, span.group = request.op.id, request.op.group
+        span.arguments = span.arguments or _view(request)["arguments"]
+    if (status and status != span.status) or not span.changes:
         span.changes.append((when, status))
         span.status = status
     if status in _TERMINAL and span.end is None:
