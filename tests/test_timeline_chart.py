@@ -65,7 +65,7 @@ def test_every_request_is_a_row_of_data_with_its_outcome_and_tooltip(demo):
     mapped = [s for s in calls if "batch" in s["tip"]]
     assert len(mapped) == 12 and len({s["row"] for s in mapped}) <= 4  # at most 4 in flight at once
     [group] = spec["datasets"]["groups"]
-    assert group["label"].endswith("add ×12") and group["tip"]["calls"] == "12"
+    assert group["text"].endswith("add ×12") and group["tip"]["calls"] == "12"
     marks = spec["datasets"]["marks"]
     assert sum(m["kind"] == "progress" for m in marks) == 2
     rows = spec["vconcat"][0]["layer"][0]["encoding"]["y"]["scale"]["domain"]

@@ -214,7 +214,8 @@ def _mark(lane: str, entry: Any) -> Mark:
 
 
 def _view(entry: Any) -> dict[str, str]:
-    """``arguments``, ``result`` and ``label`` previews of an entry, cached on it."""
+    """``arguments``, ``result`` and ``label`` previews of an entry (and, once shown, ``pretty``: its
+    indented JSON), cached on it: a live timeline reads each message once."""
     view = entry._view
     if view is None:
         view = entry._view = _read_view(entry)
@@ -290,10 +291,22 @@ def _clock(when: float) -> str:
     return datetime.fromtimestamp(when).strftime("%H:%M:%S.%f")[:-3]
 
 
+#: Characters of a message's indented JSON kept on its entry once drawn (a chart shows at most this).
+PRETTY_KEPT = 3000
+
+
 def _one(entry: Any, limit: int) -> str:
+    """One message for the detail panel: a header line and its indented JSON (redacted), cut to
+    ``limit`` characters; the JSON is written once per entry and kept (cut to :data:`PRETTY_KEPT`)."""
+    view = _view(entry)
+    text = view.get("pretty")
+    if text is None:
+        text = view["pretty"] = pretty(_message(entry), PRETTY_KEPT)
+    if len(text) > limit:
+        text = text[:limit].rstrip() + "\n…"
     arrow = "→ sent" if entry.direction == "send" else "← received"
     head = f"{arrow} {_clock(entry.time)}  {entry.method or entry.kind}  ({entry.size:,} B)"
-    return f"{head}\n{pretty(_message(entry), limit)}"
+    return f"{head}\n{text}"
 
 
 def _detail(request: Any, answer: Any, limit: int) -> str:

@@ -11,7 +11,8 @@ display/_static.py) is drawn once the histories have been quiet for :data:`QUIET
 saved notebook keeps a picture of the final state.
 
 The newest timeline of a history follows it: showing another timeline of the same connection stops
-the older one (its output keeps what it last showed).
+the older one, after one last frame with its picture (drawn in the cell that shows the new one, so a
+headless run keeps it too).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 import weakref
 from typing import Any
 
-__all__ = ["follow", "following", "in_kernel", "unfollow"]
+__all__ = ["follow", "following", "in_kernel", "retire_older", "unfollow"]
 
 _log = logging.getLogger("mcp_jupyter")
 TICK = 0.1  # seconds between looks at the versions
@@ -51,6 +52,8 @@ class _Followed:
         self.pictured = pictured  # the last frame carries the static picture
         self.changed_at = time.monotonic()
         self.next_at = 0.0
+        self.lock = threading.Lock()  # one frame at a time (the follower thread, or a retiring cell)
+        self.retired = False
 
 
 class _Follower:
@@ -60,17 +63,30 @@ class _Follower:
         self.thread: threading.Thread | None = None
 
     def add(self, timeline: Any, handle: Any, version: tuple[int, ...], pictured: bool) -> None:
-        sources = {id(s) for s in timeline.sources}
         with self.lock:
-            self.followed = [  # the newest timeline of a history follows it
-                f
-                for f in self.followed
-                if (t := f.timeline()) is not None and not sources & {id(s) for s in t.sources}
-            ]
             self.followed.append(_Followed(timeline, handle, version, pictured))
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self._run, name="mcp-jupyter-timeline", daemon=True)
                 self.thread.start()
+
+    def retire(self, timeline: Any) -> None:
+        """The newest timeline of a history follows it: the older ones of the same histories stop,
+        each left with a last frame of what happened (and its picture), drawn now, in this cell."""
+        sources = {id(s) for s in timeline.sources}
+        with self.lock:
+            older = [
+                f
+                for f in self.followed
+                if (t := f.timeline()) is not None and sources & {id(s) for s in t.sources}
+            ]
+            self.followed = [f for f in self.followed if f not in older]
+        for entry in older:
+            with entry.lock:
+                entry.retired = True
+                old = entry.timeline()
+                if old is not None and (old.version != entry.drawn or not entry.pictured):
+                    data, metadata = old.bundle(picture=True)
+                    entry.handle.update(data, metadata=metadata, raw=True)
 
     def remove(self, timeline: Any) -> None:
         with self.lock:
@@ -97,6 +113,12 @@ class _Follower:
 
     @staticmethod
     def _look(entry: _Followed) -> None:
+        with entry.lock:
+            if not entry.retired:
+                _Follower._draw_if_due(entry)
+
+    @staticmethod
+    def _draw_if_due(entry: _Followed) -> None:
         timeline = entry.timeline()
         if timeline is None:
             return
@@ -129,6 +151,7 @@ def follow(timeline: Any) -> None:
     from mcp_jupyter.display._static import warm
 
     warm()
+    _follower.retire(timeline)
     version = timeline.version
     data, metadata = timeline.bundle(picture=True)
     handle = display(data, metadata=metadata, raw=True, display_id=True)
@@ -139,6 +162,11 @@ def follow(timeline: Any) -> None:
 def unfollow(timeline: Any) -> None:
     """Stop updating ``timeline``."""
     _follower.remove(timeline)
+
+
+def retire_older(timeline: Any) -> None:
+    """Stop the live timelines of ``timeline``'s histories, each with a last frame (see :class:`_Follower`)."""
+    _follower.retire(timeline)
 
 
 def following(timeline: Any) -> bool:
