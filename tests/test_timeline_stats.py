@@ -117,7 +117,10 @@ def test_the_tables_and_the_latency_plot(session):
     assert "tools/call" in html and "fail" in html and "p95 ms" in html
     assert list(stats.methods.columns)[:3] == ["connection", "method", "calls"]
     assert set(stats.tools["name"]) >= {"add", "fail", "echo"}
-    chart = stats.plot().to_dict()
+    figure = stats.plot()
+    bundle = figure._repr_mimebundle_()
+    assert {"application/vnd.vegalite.v5+json", "image/png"} <= set(bundle)  # drawn offline, and a picture
+    chart = figure.to_dict()
     assert chart["$schema"].startswith("https://vega.github.io/schema/vega-lite/v5")
     ticks = chart["layer"][0]["data"]["values"]
     assert sorted(p["tool"] for p in ticks).count("add") == 41

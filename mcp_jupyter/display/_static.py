@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-__all__ = ["render", "render_png", "save", "warm"]
+__all__ = ["Figure", "render", "render_png", "save", "warm"]
 
 _log = logging.getLogger("mcp_jupyter")
 VL_VERSION = "5.20"  # the Vega-Lite Altair 5.5 writes; vl-convert bundles it
@@ -133,19 +133,60 @@ def render_png(spec: dict[str, Any], timeout: float = PICTURE_WAIT) -> str | Non
 
 def save(timeline: Any, path: str) -> str:
     """Write ``timeline`` to ``path`` by its suffix: .html, .png, .svg or .json."""
+    from mcp_jupyter.display._timeline import vegalite_spec
+
+    traffic = timeline.traffic()
+    interactive = vegalite_spec(traffic, title=timeline.title)
+    still = interactive if Path(path).suffix.lower() in (".html", ".json") else None
+    if still is None:
+        still = vegalite_spec(traffic, title=timeline.title, interactive=False)
+    return _write(interactive, still, path)
+
+
+def _write(interactive: dict[str, Any], still: dict[str, Any], path: str) -> str:
+    """The interactive spec as .html or .json, the still one as .png or .svg, at ``path``."""
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".json":
-        target.write_text(json.dumps(timeline.to_dict(), indent=1), encoding="utf-8")
+        target.write_text(json.dumps(interactive, indent=1), encoding="utf-8")
         return str(target)
     if suffix not in (".html", ".png", ".svg"):
         raise ValueError(f"save() writes .html, .png, .svg or .json files, not {suffix or 'no suffix'!r}")
-    from mcp_jupyter.display._timeline import vegalite_spec
-
-    interactive = suffix == ".html"
-    spec = vegalite_spec(timeline.traffic(), title=timeline.title, interactive=interactive)
+    spec = interactive if suffix == ".html" else still
     data = render(spec, suffix[1:], scale=2.0 if suffix == ".png" else 1.0)
     if data is None:
-        raise RuntimeError(f"the timeline could not be drawn as {suffix}; is vl-convert-python installed?")
+        raise RuntimeError(f"the chart could not be drawn as {suffix}; is vl-convert-python installed?")
     target.write_bytes(data)
     return str(target)
+
+
+class Figure:
+    """An Altair chart shown as the timeline is: Vega-Lite v5 (which JupyterLab and Notebook 7 draw
+    offline), a PNG beside it (for nbconvert, the docs, GitHub) and a line of text. Altair's own
+    display would depend on its renderer setting (one of which loads Vega from a CDN).
+
+    ``chart`` is the Altair chart; ``to_dict()`` its spec; ``save(path)`` writes .html, .png,
+    .svg or .json."""
+
+    def __init__(self, chart: Any, text: str) -> None:
+        self.chart = chart
+        self.text = text
+
+    def to_dict(self) -> dict[str, Any]:
+        """The Vega-Lite v5 specification."""
+        return self.chart.to_dict()
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        spec = self.to_dict()
+        data: dict[str, Any] = {"application/vnd.vegalite.v5+json": spec, "text/plain": self.text}
+        png = render_png(spec)
+        if png is not None:
+            data["image/png"] = png
+        return data
+
+    def save(self, path: str) -> str:
+        """Write the chart to ``path`` by its suffix: .html (works offline), .png, .svg or .json."""
+        return _write(self.to_dict(), self.to_dict(), path)
+
+    def __repr__(self) -> str:
+        return self.text

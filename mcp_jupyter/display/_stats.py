@@ -15,6 +15,7 @@ from typing import Any
 from mcp_jupyter._traffic import STATS_COLUMNS, Traffic, percentile, stats_rows
 from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import Safe, card, table
+from mcp_jupyter.display._static import Figure
 
 __all__ = ["Stats", "stats"]
 
@@ -53,9 +54,10 @@ class Stats:
         frame = self.to_dataframe()
         return frame[frame["by"] != "method"].reset_index(drop=True)
 
-    def plot(self) -> Any:
+    def plot(self) -> Figure:
         """Each tool's latency distribution: one tick per answered call, its median (a diamond) and
-        95th percentile (a bar) marked (an Altair chart, drawn like the timeline)."""
+        95th percentile (a bar) marked. A :class:`Figure`: shown like the timeline (Vega-Lite v5 and
+        a PNG), its Altair chart in ``.chart``."""
         import altair as alt
 
         latencies: dict[tuple[str, str], list[float]] = {}
@@ -95,9 +97,12 @@ class Stats:
             .mark_tick(thickness=3, color="#e0454f")
             .encode(x=alt.X("p95:Q"), y=y, tooltip=tips)
         )
-        return alt.layer(ticks, p50, p95).properties(
+        chart = alt.layer(ticks, p50, p95).properties(
             title={"text": "latency per tool", "subtitle": "ticks: calls · diamond: median · red bar: p95"},
             width=600,
+        )
+        return Figure(
+            chart, f"<latency per tool: {counted(len(points), 'call')} of {counted(len(summary), 'tool')}>"
         )
 
     def _repr_html_(self) -> str:
