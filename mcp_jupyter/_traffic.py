@@ -259,13 +259,15 @@ def summary(spans: Iterable[Span], kind: str = "call") -> dict[str, Any]:
 
 def redact(value: Any, depth: int = 0) -> Any:
     """``value`` with the values of secret-looking keys (password, token, api_key, authorization...)
-    replaced by :data:`REDACTED`, at any depth."""
+    replaced by :data:`REDACTED`, at any depth (and each object's ``_meta`` moved last)."""
     if depth > 64:
         return "…"
     if isinstance(value, dict):
+        # "_meta" last: what a person reads first is the method, the name, the arguments, the result
+        keys = [k for k in value if k != "_meta"] + (["_meta"] if "_meta" in value else [])
         return {
-            k: (REDACTED if isinstance(k, str) and is_secret_key(k) else redact(v, depth + 1))
-            for k, v in value.items()
+            k: (REDACTED if isinstance(k, str) and is_secret_key(k) else redact(value[k], depth + 1))
+            for k in keys
         }
     if isinstance(value, list):
         return [redact(v, depth + 1) for v in value]

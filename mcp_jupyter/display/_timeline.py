@@ -62,7 +62,7 @@ DETAIL_BUDGET = 1_500_000  # characters of selected-message JSON carried by one 
 #: A chart carries the JSON (shown on click) of the newest this many requests, and of every request
 #: that did not end well, every task, round and request from the server; the others say where it is.
 DETAIL_NEWEST = 1500
-DETAIL_LINES = 40
+DETAIL_LINES = 32
 SVG_LIMIT = 4000  # above this many drawn items the browser draws on a canvas (faster)
 _ROWS = "__ROWS__"  # placeholders filled in on each draw
 _HEIGHT = -4242
@@ -278,13 +278,21 @@ def _mark_row(mark: Mark, row: str, origin: float) -> dict[str, Any]:
 
 
 def _lines(text: str, where: str) -> str:
-    """At most :data:`DETAIL_LINES` lines of at most 150 characters (the panel's size)."""
-    lines = [line if len(line) <= 150 else line[:149] + "…" for line in text.splitlines()]
+    """At most :data:`DETAIL_LINES` lines of at most 150 characters (the panel's size), indented."""
+    lines = [_indent(line if len(line) <= 150 else line[:149] + "…") for line in text.splitlines()]
     if len(lines) > DETAIL_LINES:
         lines = lines[: DETAIL_LINES - 1] + [f"… {len(lines) - DETAIL_LINES + 1} more lines"]
     if where:
         lines.append(f"(the whole message: {where})")
     return "\n".join(lines)
+
+
+def _indent(line: str) -> str:
+    """``line`` with its indentation drawn: Vega trims each line of a text mark (no-break spaces
+    too), so a zero-width space leads, then two no-break spaces (SVG collapses plain ones) per level."""
+    stripped = line.lstrip(" ")
+    depth = len(line) - len(stripped)
+    return "\u200b" + "\u00a0" * (2 * depth) + stripped if depth else stripped
 
 
 # -- the chart ----------------------------------------------------------------------------------------
@@ -316,7 +324,7 @@ def _build_template(interactive: bool) -> dict[str, Any]:
         "outcome:N",
         title="outcome",
         scale=alt.Scale(domain=list(COLORS), range=list(COLORS.values())),
-        legend=alt.Legend(orient="bottom", direction="horizontal", symbolType="square"),
+        legend=alt.Legend(orient="top", direction="horizontal", symbolType="square", columns=4),
     )
     tip = alt.Tooltip("tip:N") if interactive else alt.value(None)
 
@@ -362,7 +370,7 @@ def _build_template(interactive: bool) -> dict[str, Any]:
     )
     group_labels = (
         alt.Chart(alt.NamedData(name="groups"))
-        .mark_text(align="left", baseline="bottom", dx=2, dy=-1, fontSize=10, style="guide-label")
+        .mark_text(align="left", baseline="middle", dx=3, fontSize=10, style="guide-label")
         .encode(x="t0:Q", y=y, text="text:N")
         .properties(name="group_labels")
     )
@@ -376,7 +384,7 @@ def _build_template(interactive: bool) -> dict[str, Any]:
                 "kind:N",
                 title="notification",
                 scale=alt.Scale(domain=list(MARK_SHAPES), range=list(MARK_SHAPES.values())),
-                legend=alt.Legend(orient="bottom", direction="horizontal"),
+                legend=alt.Legend(orient="top", direction="horizontal", columns=4),
             ),
             tooltip=tip,
             description="label:N",
