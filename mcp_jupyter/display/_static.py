@@ -133,13 +133,9 @@ def render_png(spec: dict[str, Any], timeout: float = PICTURE_WAIT) -> str | Non
 
 def save(timeline: Any, path: str) -> str:
     """Write ``timeline`` to ``path`` by its suffix: .html, .png, .svg or .json."""
-    from mcp_jupyter.display._timeline import vegalite_spec
+    from mcp_jupyter.display._timeline import specs
 
-    traffic = timeline.traffic()
-    interactive = vegalite_spec(traffic, title=timeline.title)
-    still = interactive if Path(path).suffix.lower() in (".html", ".json") else None
-    if still is None:
-        still = vegalite_spec(traffic, title=timeline.title, interactive=False)
+    interactive, still = specs(timeline.traffic(), title=timeline.title)
     return _write(interactive, still, path)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import gc
 import threading
 import time
@@ -85,8 +86,15 @@ def _bytes(n: int) -> str:
     return f"{n / 1024:,.1f} kB" if n < 1024 * 1024 else f"{n / 1024 / 1024:,.1f} MB"
 
 
+@functools.lru_cache(maxsize=1024)
+def _second(second: int) -> str:
+    return datetime.fromtimestamp(second).strftime("%H:%M:%S")
+
+
 def _clock(when: float) -> str:
-    return datetime.fromtimestamp(when).strftime("%H:%M:%S.%f")[:-3]
+    """``HH:MM:SS.mmm`` local time (the seconds formatted once each: thousands of bars share them)."""
+    second = int(when)
+    return f"{_second(second)}.{int((when - second) * 1000):03d}"
 
 
 def _row(lane_index: int, track: int, lane: str) -> str:
@@ -440,18 +448,28 @@ def _panel() -> Any:
 def vegalite_spec(traffic: Traffic, *, title: str | None = None, interactive: bool = True) -> dict[str, Any]:
     """The Vega-Lite v5 specification of ``traffic``'s timeline (``interactive=False``: the chart
     alone, for the static picture)."""
+    chart, still = specs(traffic, title=title, still=not interactive)
+    return chart if interactive else still  # type: ignore[return-value]
+
+
+def specs(traffic: Traffic, *, title: str | None = None, still: bool = True) -> tuple[dict, dict | None]:
+    """The interactive chart's spec and (``still``) the picture's, from one pass over the data."""
     data = chart_data(traffic)
-    spec = _template(interactive)
     rows = data["rows"] or [_row(0, 0, "no traffic yet")]
-    _fill(spec, rows, max(len(rows) * ROW_HEIGHT, 3 * ROW_HEIGHT))
-    spec["datasets"] = data["datasets"] if interactive else _static(data["datasets"])
-    spec["title"] = {
-        "text": title or "MCP timeline",
-        "subtitle": [f"seconds since {_clock(data['origin'])}", *([HINT] if interactive else [])],
-        "anchor": "start",
-    }
-    spec["usermeta"] = {"drawn": data["drawn"]}
-    return spec
+    height = max(len(rows) * ROW_HEIGHT, 3 * ROW_HEIGHT)
+    made = []
+    for interactive in (True, False) if still else (True,):
+        spec = _template(interactive)
+        _fill(spec, rows, height)
+        spec["datasets"] = data["datasets"] if interactive else _static(data["datasets"])
+        spec["title"] = {
+            "text": title or "MCP timeline",
+            "subtitle": [f"seconds since {_clock(data['origin'])}", *([HINT] if interactive else [])],
+            "anchor": "start",
+        }
+        spec["usermeta"] = {"drawn": data["drawn"]}
+        made.append(spec)
+    return made[0], (made[1] if still else None)
 
 
 def _static(datasets: dict[str, list[dict]]) -> dict[str, list[dict]]:
@@ -569,16 +587,15 @@ class Timeline:
 
     def bundle(self, *, picture: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
         """The MIME bundle and its metadata: Vega-Lite v5, a PNG (``picture``) and plain text."""
-        with (
-            _collector_paused()
-        ):  # thousands of small objects: a full collection midway costs more than the draw
+        # thousands of small objects: a full collection midway would cost more than the draw
+        with _collector_paused():
             traffic = self.traffic()
-            spec = vegalite_spec(traffic, title=self.title)
+            spec, still = specs(traffic, title=self.title, still=picture)
         data: dict[str, Any] = {VEGALITE_MIME: spec, "text/plain": self._text(traffic)}
-        if picture:
+        if still is not None:
             from mcp_jupyter.display._static import render_png
 
-            png = render_png(vegalite_spec(traffic, title=self.title, interactive=False))
+            png = render_png(still)
             if png is not None:
                 data["image/png"] = png
         drawn = spec["usermeta"]["drawn"]
