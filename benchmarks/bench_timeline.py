@@ -57,7 +57,9 @@ def drawing(messages: int) -> None:
         conn.close()
     print(f"== drawing a history of {kept:,} messages ({calls:,} calls) ==")
     print(f"the table (history.to_dataframe()):    {table * 1000:8.1f} ms   (1.00)")
-    print(f"(the kernel's first chart, empty: Altair imported, its template built: {process_first * 1000:.0f} ms)")
+    print(
+        f"(the kernel's first chart, empty: Altair imported, its template built: {process_first * 1000:.0f} ms)"
+    )
     print(f"the chart, first draw:                 {first * 1000:8.1f} ms   ({first / table:.2f})")
     print(f"the chart, drawn again (live redraw):  {again * 1000:8.1f} ms   ({again / table:.2f})")
     print(f"the static picture (helper process):   {picture * 1000:8.1f} ms   ({picture / table:.2f})")

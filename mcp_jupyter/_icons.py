@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
+import html
 import re
 import urllib.parse
 from collections.abc import Iterable, Mapping
@@ -46,10 +48,29 @@ MAX_DATA_URI = 64 * 1024
 #: The size icons are drawn at (CSS pixels), whatever their ``sizes`` say.
 DISPLAY_PX = 20
 
-# What makes an SVG more than a picture: script, event handlers, foreign HTML, script URLs. As an
-# <img> none of it runs, but an icon never needs it, so such an SVG is refused outright.
-_SVG_ACTIVE = re.compile(rb"<\s*script|<\s*foreignobject|\son[a-z]+\s*=|javascript\s*:", re.IGNORECASE)
+# What makes an SVG more than a picture: script, event handlers, foreign HTML, script URLs, entity
+# declarations (which can spell any of those, or expand a billion times). As an <img> none of it runs,
+# but an icon never needs it, so such an SVG is refused outright. It is looked for in the SVG's *text*,
+# read in every encoding a browser could read it in (see _svg_readings), with character references
+# resolved. labextension/src/svg.ts checks the same in the sidebar.
+_SVG_ACTIVE = re.compile(
+    r"<\s*script|<\s*foreignobject|\son[a-z]+\s*=|javascript\s*:|<\s*!\s*entity", re.IGNORECASE
+)
 _DATA_URI = re.compile(r"^data:([^,;]*)((?:;[^,;]*)*),(.*)$", re.DOTALL)
+# Byte-order marks, longest first (a UTF-32 LE mark starts like a UTF-16 LE one).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Readings of an SVG that holds NUL bytes: ASCII text in a two- or four-byte encoding (with or without
+# a byte-order mark; XML's own detection reads "<" and "<?" that way).
+_WIDE = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+_ENCODING_NAME = re.compile(r"""(?:encoding|charset)\s*=\s*["']?([A-Za-z0-9._:-]{1,40})""", re.IGNORECASE)
+# A size as the spec writes it: "48x48" (ASCII digits, a sane number of them) or "any".
+_SIZE = re.compile(r"(\d{1,5})[xX](\d{1,5})", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -152,24 +173,67 @@ def _check_data(src: str, declared: str | None) -> IconChoice:
         )
     except (binascii.Error, ValueError):
         return IconChoice(note="icon not loaded: its data is not valid base64")
-    if mime == "image/svg+xml" and _SVG_ACTIVE.search(data):
-        return IconChoice(note="icon not loaded: an SVG with script")
+    if mime == "image/svg+xml":
+        refused = _svg_refusal(data, params)
+        if refused:
+            return IconChoice(note=f"icon not loaded: {refused}")
     return IconChoice(src=src, mime_type=mime)
 
 
+def _svg_refusal(data: bytes, params: str) -> str | None:
+    """Why an SVG icon may not be shown (None when it may): script in any of its readings, or an
+    encoding no reading can follow."""
+    try:
+        readings = _svg_readings(data, params)
+    except LookupError as unknown:
+        return f"an SVG in an unknown encoding ({str(unknown)[:60]})"
+    for text in readings:
+        if _SVG_ACTIVE.search(text) or _SVG_ACTIVE.search(html.unescape(text)):
+            return "an SVG with script"
+    return None
+
+
+def _svg_readings(data: bytes, params: str) -> list[str]:
+    """The SVG's text in every encoding a browser might read it in: its byte-order mark, the UTF-16
+    and UTF-32 readings of one that holds NUL bytes, the data URI's ``charset``, the ``encoding``
+    its XML declaration names, and plain bytes. Looking at bytes alone misses ``<script>`` in a UTF-16 SVG (two bytes a character).
+    Raises LookupError for an encoding Python does not know (refused: a browser might know it)."""
+    encodings = ["latin-1"]
+    encodings += [name for mark, name in _BOMS if data.startswith(mark)][:1]
+    encodings += list(_WIDE) if b"\0" in data else []
+    encodings += [m.group(1) for m in _ENCODING_NAME.finditer(params)]
+    readings: list[str] = []
+    seen: set[str] = set()
+    while encodings:
+        name = codecs.lookup(encodings.pop(0)).name
+        if name in seen:
+            continue
+        seen.add(name)
+        text = data.decode(name, errors="replace")
+        readings.append(text)
+        declared = _ENCODING_NAME.search(text[:400])  # an XML declaration comes first
+        if declared:
+            encodings.append(declared.group(1))
+    return readings
+
+
 def _size_rank(icon: Any) -> int:
-    """Smaller is better: "any" (scalable) or the smallest size at least 16 px; unknown last-but-one."""
+    """Smaller is better: "any" (scalable) or the smallest size at least 16 px; unknown last-but-one.
+
+    Sizes that are not ``WxH`` in ASCII digits ("²x²", a width of thousands of digits) rank as
+    unknown: a server's odd ``sizes`` never keep its icon from being considered."""
     sizes = _field(icon, "sizes")
-    if not isinstance(sizes, list) or not sizes:
+    if not isinstance(sizes, (list, tuple)) or not sizes:
         return 1000
     best = 2000
-    for size in sizes:
-        text = str(size).lower()
-        if text == "any":
+    for size in sizes[:50]:
+        if not isinstance(size, str) or len(size) > 16:
+            continue
+        if size.strip().lower() == "any":
             return 0
-        width = text.split("x", 1)[0]
-        if width.isdigit():
-            px = int(width)
+        match = _SIZE.fullmatch(size.strip())
+        if match:
+            px = int(match.group(1))
             best = min(best, px if px >= 16 else 1500 - px)
     return best
 
@@ -180,7 +244,9 @@ def choose(
     """The icon to show from a list (None when there is none): the first loadable one, preferring
     ``theme`` ("light"/"dark") or no theme, then the size nearest to :data:`DISPLAY_PX`. When no
     icon may be loaded, the first one's note says why."""
-    listed = [i for i in (icons or []) if i is not None] if not isinstance(icons, (str, bytes)) else []
+    if not isinstance(icons, Iterable) or isinstance(icons, (str, bytes, Mapping)):
+        return None  # not a list of icons (the schema says a list): nothing to show
+    listed = [i for i in icons if i is not None]
     if not listed:
         return None
 

@@ -23,7 +23,7 @@ Kind = Literal[
     "template_form",  # (connection, template, **options) -> a resource-template form
     "explorer",  # (connections, **options) -> the explorer
     "inbox",  # () -> the consent inbox (one per kernel)
-    "map_progress",  # (total, label) -> an object with .step(), already displayed
+    "map_progress",  # (total, label) -> an object with .step() and .update(done), already displayed
     "task_status",  # (task) -> a live status line of a task (conn.start), to display
 ]
 # Consent cards are not built through here: the UI registers its presenter with

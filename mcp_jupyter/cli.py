@@ -26,18 +26,16 @@ def _add_export(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    import warnings
     from pathlib import Path
 
-    from .serve._export import export_notebook
+    from .serve import _export as export
 
-    output = args.output or str(Path(args.notebook).with_name(Path(args.notebook).stem + "_server.py"))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        export_notebook(args.notebook, output)
-    for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+    output = args.output or str(export.default_script_path(args.notebook))
+    _, report = export.build(export.notebook_cells(args.notebook), output, origin=args.notebook)
     print(f"wrote {output}  (run: python {output}   or: python {output} --http --port 8000)")
+    summary = report.summary(Path(output).name)
+    if summary:
+        print(summary, file=sys.stderr if report.warnings() else sys.stdout)
     return 0
 
 

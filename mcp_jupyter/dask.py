@@ -19,10 +19,13 @@ docs/dask.md has the guide; notebooks/10-scaling-out-with-dask.ipynb the tutoria
 
 from __future__ import annotations
 
+import atexit
 import builtins
+import gc
 import math
 import os
 import threading
+import time
 import uuid
 import warnings
 from collections.abc import Callable, Mapping
@@ -42,10 +45,13 @@ import pandas as pd
 
 from . import _views as views
 from . import consent
-from .client._batch import in_notebook
+from .client._batch import in_notebook, map_rows
+from .client._session import CONNECTION_DEFAULT
 from .client._spec import ConnectionSpec
+from .client._stdio import exiting
 from .consent._presenters import stdin_available
 from .errors import InvalidArguments, MCPJupyterError, NotFound
+from .runtime import runtime
 
 __all__ = [
     "map",
@@ -54,6 +60,7 @@ __all__ = [
     "PLUGIN_NAME",
     "RESULT_COLUMNS",
     "ROWS_PER_PARTITION",
+    "REPORT_EVERY",
 ]
 
 PLUGIN_NAME = "mcp-jupyter-connections"
@@ -64,6 +71,9 @@ RESULT_COLUMNS = ("result", "is_error", "error")
 
 ROWS_PER_PARTITION = 5000
 """At most this many rows per partition when :func:`map` splits a pandas DataFrame itself."""
+
+REPORT_EVERY = 0.25
+"""Seconds between a worker's progress events for one partition (and one when it starts and ends)."""
 
 _FEATURES = ("sampling", "elicitation", "roots")
 _POLICY_KEYS = {*_FEATURES, "rate_limit", "provider"}
@@ -142,10 +152,12 @@ def map(  # noqa: A001 - mj.dask.map, as conn.map
     )
     meta.attrs["mcp_jupyter"] = attrs
     if client is not None:
+        _open_on_workers(client, job)  # first: it runs while the plugin registers
         _ensure_plugin(client)
     show_bar = progress_bar or (progress_bar is None and in_notebook() and stdin_available())
     if show_bar and views.registered("map_progress"):
-        _follow(topic, frame.npartitions, f"{tool} (partitions)", client)
+        rows = len(data) if isinstance(data, pd.DataFrame) else None  # a Dask frame's length is unknown
+        _follow(topic, frame.npartitions, rows, tool, client)
     return frame.map_partitions(_map_partition, job, meta=meta, token=f"mcp-{tool}")
 
 
@@ -180,10 +192,11 @@ def _map_partition(part: pd.DataFrame, job: _Job, partition_info: dict | None = 
     """On a worker: one partition through the worker's connection (``conn.map``), result columns added."""
     out = part.copy()
     out.attrs["mcp_jupyter"] = job.attrs
+    progress = _RowReport(job.topic, (partition_info or {}).get("number"), len(part))
     if part.empty:
         calls: list[Any] = []
     else:
-        calls = _call(job, _rows(part, job.arguments))
+        calls = _call(job, _rows(part, job.arguments), progress.row_done)
     values: list[Any] = []
     failed: list[bool] = []
     messages: list[str | None] = []
@@ -199,7 +212,7 @@ def _map_partition(part: pd.DataFrame, job: _Job, partition_info: dict | None = 
     out["result"] = pd.Series(values, index=part.index, dtype=object)
     out["is_error"] = pd.Series(failed, index=part.index, dtype=bool)
     out["error"] = pd.Series(messages, index=part.index, dtype=object)
-    _report(job.topic, (partition_info or {}).get("number"))
+    progress.finish()
     return out
 
 
@@ -211,11 +224,13 @@ def _rows(part: pd.DataFrame, arguments: tuple[tuple[str, str], ...] | None) -> 
     return picked.to_dict("records")
 
 
-def _call(job: _Job, rows: list[dict]) -> list[Any]:
-    """The calls of one partition, failed rows retried as ``job`` allows (results or exceptions)."""
+def _call(job: _Job, rows: list[dict], row_done: Callable[[], None] | None = None) -> list[Any]:
+    """The calls of one partition, failed rows retried as ``job`` allows (results or exceptions);
+    ``row_done()`` after each row's first call (on the runtime thread)."""
     conn = _CONNECTIONS.get(job)
-    calls = conn.map(
-        job.tool, rows, concurrency=job.concurrency, errors="collect", as_dataframe=False, progress_bar=False
+    # conn.map's own loop, with a callback per row: the progress the client shows counts rows.
+    calls = runtime().call(
+        map_rows, conn._session, job.tool, rows, job.concurrency, CONNECTION_DEFAULT, row_done
     )
     retries = job.retries if job.force_retries or _idempotent(conn, job.tool) else 0
     for _ in range(retries):
@@ -281,13 +296,11 @@ class _Connections:
             return conn
 
     def close_all(self) -> None:
+        """Close every connection at once (each stops its server), not one after the other."""
         with self._lock:
             opened, self._open = list(self._open.values()), {}
-        for conn in opened:
-            try:
-                conn.close()
-            except Exception:  # noqa: BLE001 - closing the others matters more
-                pass
+        if opened and runtime().running:
+            runtime().call(_aclose_all, opened)
 
     def names(self) -> list[str]:
         """The names of the connections open in this process, sorted."""
@@ -298,7 +311,44 @@ class _Connections:
         return len(self._open)
 
 
+async def _aclose_all(opened: list[Any]) -> None:
+    import anyio
+
+    async def close(conn: Any) -> None:
+        try:
+            await conn.aclose()
+        except Exception:  # noqa: BLE001 - closing the others matters more
+            pass
+
+    async with anyio.create_task_group() as closing:
+        for conn in opened:
+            closing.start_soon(close, conn)
+
+
 _CONNECTIONS = _Connections()
+
+
+def _open_on_workers(client: Any, job: _Job) -> None:
+    """Start every worker's connection for ``job`` now, in the background, so that ``compute()``
+    does not wait for the server to start and the MCP SDK to load (most of a first partition's time)."""
+    try:
+        client.run(_open_soon, job, wait=False)
+    except Exception:  # noqa: BLE001 - only a head start: the partitions open it anyway
+        pass
+
+
+async def _open_soon(job: _Job) -> None:
+    """On a worker: open ``job``'s connection on a thread of its own (``client.run`` runs this on
+    the worker's event loop, which must not block; ``wait=False`` takes only a coroutine function).
+    A failure is left for the partitions to raise."""
+
+    def open_it() -> None:
+        try:
+            _CONNECTIONS.get(job)
+        except Exception:  # noqa: BLE001 - a partition connects again and says why
+            pass
+
+    threading.Thread(target=open_it, name="mcp-jupyter-dask-open", daemon=True).start()
 
 
 def worker_connections() -> list[str]:
@@ -334,7 +384,18 @@ class MCPConnections(WorkerPlugin):
     """
 
     def teardown(self, worker: Any) -> None:
-        """Close every connection this worker process opened."""
+        """Close every connection this worker process opened, at once; when the worker's process
+        ends with it, with the short grace of an exiting kernel and a quick interpreter exit."""
+        from distributed.core import Status
+
+        # A worker run by a nanny lives in a process of its own, which ends once the worker closed.
+        ending = getattr(worker, "nanny", None) is not None and worker.status == Status.closing
+        if ending:
+            exiting()  # servers get the exiting grace, as at a kernel's shutdown
+            # Python's last garbage collections at exit walk every object the SDK and jsonschema
+            # made (seconds on a busy machine): past the nanny's 4 s, it kills the worker with a
+            # warning. Nothing alive now needs collecting in a process that is about to end.
+            atexit.register(gc.freeze)
         _CONNECTIONS.close_all()
 
 
@@ -352,46 +413,81 @@ def _ensure_plugin(client: Any) -> None:
 
 
 class _Progress:
-    """A notebook bar over partitions, fed by the workers' events; a new bar per computation."""
+    """A notebook bar over rows (over partitions when the input's length is unknown), fed by the
+    workers' events; a new bar per computation."""
 
-    def __init__(self, total: int, label: str) -> None:
-        self.total = total
+    def __init__(self, partitions: int, rows: int | None, label: str) -> None:
+        self.partitions = partitions
+        self.rows = rows
         self.label = label
         self.bar: Any = None
-        self.seen: set[Any] = set()
+        self.done: dict[Any, int] = {}  # partition -> rows done, this computation
+        self.finished: set[Any] = set()
         self._lock = threading.Lock()
 
-    def partition_done(self, number: Any) -> None:
+    def partition_moved(self, number: Any, done: int, rows: int) -> None:
+        """Partition ``number`` has ``done`` of its ``rows`` rows called (0 when it starts)."""
         with self._lock:
-            if self.bar is None or len(self.seen) >= self.total:  # the first event of a computation
-                self.bar = views.make("map_progress", self.total, self.label)
-                self.seen = set()
-            if number in self.seen:  # a partition computed again (its worker died after it finished)
+            if self.bar is None or len(self.finished) >= self.partitions:  # a new computation
+                total = self.rows if self.rows is not None else self.partitions
+                self.bar = views.make("map_progress", total, self.label)
+                self.done, self.finished = {}, set()
+            if number in self.finished:  # a partition computed again (its worker died after it finished)
                 return
-            self.seen.add(number)
-            self.bar.step()
+            self.done[number] = done if self.rows is not None else 0
+            if done >= rows:
+                self.finished.add(number)
+            self.bar.update(builtins.sum(self.done.values()) if self.rows is not None else len(self.finished))
 
 
 _LOCAL: dict[str, _Progress] = {}  # topic -> bar, for partitions computed in this process without a cluster
 
 
-def _follow(topic: str, total: int, label: str, client: Any) -> None:
-    progress = _Progress(total, label)
+def _follow(topic: str, partitions: int, rows: int | None, tool: str, client: Any) -> None:
+    label = f"{tool}: {'rows' if rows is not None else 'partitions'}"
+    progress = _Progress(partitions, rows, label)
     _LOCAL[topic] = progress
     if client is not None:
-        client.subscribe_topic(topic, lambda event: progress.partition_done(event[1].get("partition")))
+        client.subscribe_topic(
+            topic,
+            lambda event: progress.partition_moved(event[1]["partition"], event[1]["done"], event[1]["rows"]),
+        )
 
 
-def _report(topic: str, number: Any) -> None:
-    """On a worker: tell the client that partition ``number`` is done (an event on ``topic``)."""
-    try:
-        worker = distributed.get_worker()
-    except ValueError:  # computed without a cluster (Dask's local schedulers): the bar is here
-        progress = _LOCAL.get(topic)
-        if progress is not None:
-            progress.partition_done(number)
-        return
-    worker.log_event(topic, {"partition": number})
+class _RowReport:
+    """On a worker: tells the client how far a partition is, as events on the job's topic: when it
+    starts, every :data:`REPORT_EVERY` seconds while rows finish, and when it is done."""
+
+    def __init__(self, topic: str, number: Any, rows: int) -> None:
+        self.topic, self.number, self.rows = topic, number, rows
+        self.done = 0
+        self._sent = 0.0
+        self._lock = threading.Lock()
+        self._send(0)
+
+    def row_done(self) -> None:
+        """One more row called (from the runtime thread)."""
+        with self._lock:
+            self.done += 1
+            now = time.monotonic()
+            if now - self._sent < REPORT_EVERY:
+                return
+            self._sent = now
+        self._send(self.done)
+
+    def finish(self) -> None:
+        """Every row of the partition is done."""
+        self._send(self.rows)
+
+    def _send(self, done: int) -> None:
+        try:
+            worker = distributed.get_worker()
+        except ValueError:  # computed without a cluster (Dask's local schedulers): the bar is here
+            progress = _LOCAL.get(self.topic)
+            if progress is not None:
+                progress.partition_moved(self.number, done, self.rows)
+            return
+        worker.log_event(self.topic, {"partition": self.number, "done": done, "rows": self.rows})
 
 
 # -- checks on the client ----------------------------------------------------------------

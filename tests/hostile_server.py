@@ -1,6 +1,6 @@
 """A deliberately hostile MCP server: every string it sends tries to run script in the notebook.
 
-Names, titles, descriptions, annotations, schemas, results, MIME types, URIs, prompts, log
+Names, titles, descriptions (in Markdown too), annotations, schemas, results, MIME types, URIs, prompts, log
 messages, instructions and stderr carry HTML/JS/SVG payloads, ``javascript:`` URLs, control
 characters, ANSI escapes and megabyte strings. The display layer must show all of it as inert
 text. Run over stdio with ``python tests/hostile_server.py``; import :func:`create_server` for an
@@ -45,6 +45,16 @@ MANY = 50_000
 
 #: Every short payload, joined: what a hostile string looks like in this server.
 ALL = f"{SCRIPT} {IMG} {SVG} {JS_URL} {ATTR_BREAK} {CONTROL}"
+
+#: Inline Markdown that tries to become markup: a script link, an image (a pixel on a host of its
+#: own, that must never be fetched), payloads in a code span and in emphasis, a quote breaking out of
+#: an address, a script autolink, raw HTML.
+PIXEL_HOST = "pixel.evil.example"
+MARKDOWN = (
+    f"[click]({JS_URL}) [also](javascript:alert`1`) ![pixel](https://{PIXEL_HOST}/md.png) "
+    f"`{IMG}` **{SCRIPT}** _{SVG}_ [quote](https://ok.example/\" onmouseover=\"window.__pwned='attr') "
+    f'<javascript:alert(1)> <a href="{JS_URL}">raw</a> [fine](https://ok.example/docs)'
+)
 
 SVG_B64 = base64.b64encode(SVG.encode()).decode()
 HTML_B64 = base64.b64encode(f"<html><body>{SCRIPT}{IMG}</body></html>".encode()).decode()
@@ -164,7 +174,7 @@ def create_server() -> MCPServer:
 
     server.add_tool(many_items, name="many_items", description=SCRIPT)
     server.add_tool(big_text, name="big_text", description=SVG)
-    server.add_tool(many_rows, name="many_rows", description=IMG)
+    server.add_tool(many_rows, name="many_rows", description=f"{IMG} {MARKDOWN}")
 
     server.add_resource(
         TextResource(

@@ -8,6 +8,7 @@ the secret a server needs never travels with the graph; per-row failures are dat
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 import signal
@@ -178,7 +179,7 @@ def test_without_a_cluster_the_partitions_run_in_this_process(cluster, demo):
         _CONNECTIONS.close_all()
 
 
-def test_the_progress_bar_counts_each_partition_once(cluster, demo):
+def test_the_progress_bar_counts_each_row_once(cluster, demo):
     from mcp_jupyter import _views as views
     from mcp_jupyter.dask import _CONNECTIONS, _LOCAL
 
@@ -191,7 +192,65 @@ def test_the_progress_bar_counts_each_partition_once(cluster, demo):
         _CONNECTIONS.close_all()
     (topic,) = set(_LOCAL) - before
     bar = _LOCAL[topic].bar
-    assert (bar.done, bar.total) == (3, 3) and bar.text.value == "3/3"
+    assert (bar.done, bar.total) == (6, 6) and bar.text.value == "6/6"
+
+
+def test_on_a_cluster_the_bar_counts_rows_from_a_partitions_start_under_its_whole_label(
+    cluster, demo, monkeypatch
+):
+    """The workers report rows as they finish (not only whole partitions), and a partition that
+    starts shows the bar at once; the label is not cut."""
+    from mcp_jupyter import _views as views
+    from mcp_jupyter.dask import _LOCAL
+    from mcp_jupyter.widgets._map_progress import MapProgress
+
+    views.load()
+    shown: list[int] = []
+    update = MapProgress.update
+
+    def recorded(bar: MapProgress, done: int) -> None:
+        shown.append(done)
+        update(bar, done)
+
+    monkeypatch.setattr(MapProgress, "update", recorded)
+    before = set(_LOCAL)
+    # two partitions of 20 rows, each row waiting 0.2 s, two at a time: each partition takes 2 s at
+    # least, so rows finish well apart from the partitions' ends
+    rows = pd.DataFrame({"key": [f"bar-{i}" for i in range(40)], "latency": 0.2})
+    got = mj.dask.map(rows, demo, "lookup", npartitions=2, concurrency=2, progress_bar=True).compute()
+    assert not got["is_error"].any()
+    (topic,) = set(_LOCAL) - before
+    bar = _LOCAL[topic].bar
+    assert (bar.total, bar.done, bar.bar.value, bar.text.value) == (40, 40, 40, "40/40")
+    assert bar.bar.description == "lookup: rows" and bar.bar.style.description_width == "initial"
+    assert shown[0] == 0, shown  # shown when a partition starts, before any row is done
+    assert [n for n in shown if n not in (0, 20, 40)], shown  # rows, not whole partitions
+    assert shown == sorted(shown) and shown[-1] == 40, shown
+
+
+def test_closing_a_cluster_after_a_map_kills_no_worker(demo):
+    """Closing the workers closes their connections at once and exits quickly: the nanny never has
+    to kill a worker that is still alive after its 4 s ("still alive after 4.0 seconds, killing")."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    nanny = logging.getLogger("distributed.nanny")
+    nanny.addHandler(handler)
+    try:
+        with (
+            distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+            ) as local,
+            distributed.Client(local) as client,
+        ):
+            rows = pd.DataFrame({"key": [f"close-{i}" for i in range(8)], "latency": 0.0})
+            got = mj.dask.map(rows, demo, "lookup", npartitions=2).compute()
+            assert not got["is_error"].any()
+            servers = _note_servers(client)
+            assert all(len(pids) == 1 for pids in servers.values()), servers
+    finally:
+        nanny.removeHandler(handler)
+    assert not [r.getMessage() for r in records if "still alive" in r.getMessage()]
 
 
 def test_bad_input_gets_a_clear_error(cluster, demo):

@@ -32,11 +32,13 @@ SAFE_IMAGE_SRC = (
 )
 OUR_TAGS = {
     "div", "span", "pre", "code", "details", "summary", "table", "thead", "tbody", "tr", "th", "td",
-    "dl", "dt", "dd", "ul", "li", "img", "audio", "style",
+    "dl", "dt", "dd", "ul", "li", "img", "audio", "style", "wbr", "em", "strong", "a",
 }  # fmt: skip
 OUR_ATTRS = {
     "class", "title", "open", "alt", "src", "controls", "preload", "width", "height", "referrerpolicy",
 }  # fmt: skip
+# A description's Markdown link: an http(s) address that opens in a new, unrelated tab
+LINK_ATTRS = {"href", "target", "rel"}
 
 
 class InertChecker(HTMLParser):
@@ -52,6 +54,9 @@ class InertChecker(HTMLParser):
             self.problems.append(f"unexpected tag <{tag}>")
         if tag == "style":
             self.styles += 1
+        if tag == "a":
+            self.check_link(dict(attrs))
+            return
         for name, value in attrs:
             if name not in OUR_ATTRS:
                 self.problems.append(f"unexpected attribute {name}= on <{tag}>")
@@ -62,6 +67,16 @@ class InertChecker(HTMLParser):
                 self.problems.append(f"image source {value[:60]!r}")
             if name == "src" and tag == "audio" and not (value or "").startswith("data:audio/"):
                 self.problems.append(f"audio source {value[:60]!r}")
+
+    def check_link(self, attrs: dict[str, str | None]) -> None:
+        if set(attrs) != LINK_ATTRS:
+            self.problems.append(f"link attributes {sorted(attrs)}")
+        if not (attrs.get("href") or "").lower().startswith(("http://", "https://")):
+            self.problems.append(f"link to {(attrs.get('href') or '')[:60]!r}")
+        if attrs.get("target") != "_blank" or not {"noopener", "noreferrer"} <= set(
+            (attrs.get("rel") or "").split()
+        ):
+            self.problems.append(f"link target {attrs.get('target')!r} rel {attrs.get('rel')!r}")
 
 
 def assert_inert(markup: str) -> None:
@@ -144,6 +159,37 @@ def test_hostile_icons_load_nothing_and_are_named(hostile):
     resource = next(r for r in hostile.resources if r.uri == "hostile://page.html")
     assert resource.icon.note == f"icon not loaded: {FOREIGN_HOST}"
     assert hostile.prompts[0].icon.note == f"icon not loaded: {FOREIGN_HOST}"  # plain http
+
+
+def test_descriptions_render_inline_markdown_and_hostile_markdown_stays_text(hostile):
+    """Code spans, emphasis and http(s) links of a description are rendered; a script link, an
+    image, raw HTML and payloads inside code or emphasis stay text, and the one link is safe."""
+    from hostile_server import PIXEL_HOST
+
+    assert_inert(tables.tools_html(hostile.tools))  # the listing cuts the description at 300 characters
+    card = tables.tool_html(hostile.tools["many_rows"])
+    assert_inert(card)
+    assert card.count("<a ") == 1
+    assert (
+        '<a href="https://ok.example/docs" target="_blank" rel="noopener noreferrer nofollow">fine</a>'
+        in card
+    )
+    text = card.replace("<wbr>", "")
+    assert "<code>&lt;img src=x onerror=" in text and "<strong>&lt;script&gt;" in text
+    assert "<em>&lt;svg onload=" in text and "&lt;a href=&quot;javascript:" in text
+    assert f"![pixel](https://{PIXEL_HOST}/md.png)" in text  # shown as text, never fetched
+
+    from mcp_jupyter.demo import create_server
+
+    conn = mj.connect("display-markdown", create_server())
+    try:
+        demo = tables.tools_html(conn.tools)
+        assert "Send <code>message</code> as a log notification" in demo
+        assert "`" not in demo  # every backtick of the demo's descriptions opened a code span
+        assert "Send <code>message</code>" in tables.tool_html(conn.tools["log_messages"])
+        assert "Send <code>message</code>" in conn.tools["log_messages"].form()._header_html()
+    finally:
+        conn.close()
 
 
 def test_demo_icons_show_in_tables_forms_and_the_card():

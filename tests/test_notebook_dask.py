@@ -57,5 +57,8 @@ def test_the_dask_tutorial_runs_on_two_worker_processes(run_notebook):
     assert "(0, {1: 20, 2: 10})" in cell_text(_cell(nb, "retries=1"))
     consent = cell_text(_cell(nb, '"ask_user").compute()'))
     assert "'action': 'decline'" in consent and "declined" in consent
-    # the notebook closed its cluster: no worker process or server it started is left
+    # the notebook closed its cluster: no worker process or server it started is left, and no worker
+    # had to be killed ("Worker process still alive after 4.0 seconds, killing")
+    closed = cell_text(_cell(nb, "cluster.close()"))
+    assert "still alive" not in closed and "killing" not in closed, closed
     assert _workers_and_servers() - before == set()

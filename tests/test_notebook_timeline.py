@@ -1,4 +1,4 @@
-"""Execute notebooks/11-see-what-happened.ipynb headless in a real kernel and check what it shows."""
+"""Execute notebooks/12-see-what-happened.ipynb headless in a real kernel and check what it shows."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .conftest import cell_text
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "11-see-what-happened.ipynb"
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "12-see-what-happened.ipynb"
 VEGALITE = "application/vnd.vegalite.v5+json"
 
 

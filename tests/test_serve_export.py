@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import time
-import warnings
 
 import httpx2
 import nbformat
@@ -18,7 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PromptReference
 
 from mcp_jupyter._compat.mcp_sdk import send_raw_request
-from mcp_jupyter.serve._export import export_source
+from mcp_jupyter.serve._export import build, export_source
 from tests.test_serve_support import REPO, Kernel
 
 TUTORIAL = REPO / "notebooks" / "05-serve-your-notebook.ipynb"
@@ -26,10 +25,9 @@ CHILD_ENV = {"PYTHONPATH": str(REPO)}
 
 
 def export_quietly(cells: list[str]) -> tuple[str, list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        script = export_source(cells)
-    return script, [str(w.message) for w in caught]
+    """The script, and the lines the export prints about what it left out."""
+    script, report = build(cells)
+    return script, report.summary().splitlines()
 
 
 def test_export_keeps_what_served_functions_need_and_says_what_is_missing():
@@ -58,7 +56,8 @@ def test_export_keeps_what_served_functions_need_and_says_what_is_missing():
     text = "\n".join(messages)
     assert "'rows'" in text and "'secret'" in text  # never defined by runnable code
     assert "items.append(5)" in text  # a mutation the export could not keep
-    assert "# WARNING: this export is incomplete" in script and "'secret'" in script
+    assert "# WARNING: left out, and it matters:" in script and "'secret'" in script
+    assert "# Left out, harmless (no served function needs it): %matplotlib inline …" in script
 
 
 def tutorial_cells() -> list[str]:

@@ -32,8 +32,9 @@ def test_handle_gives_ready_to_paste_configs(handle):
     assert "--cli" in snippets["inspector"] and handle.url in snippets["mcp_connect"]
 
 
-def test_html_display_escapes_everything(handle):
-    handle.token = "<script>alert(1)</script>"  # stands in for any untrusted text reaching the display
+def test_html_display_escapes_everything_and_never_shows_the_token(handle):
+    assert handle.token not in handle._repr_html_() and handle.token not in repr(handle)
+    handle.host = "<script>alert(1)</script>"  # stands in for any untrusted text reaching the display
     html = handle._repr_html_()
     assert "<script>" not in html and "&lt;script&gt;" in html
 

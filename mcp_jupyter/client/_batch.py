@@ -16,7 +16,7 @@ from .. import _views as views
 from ..errors import MCPJupyterError
 from . import _operations as operations
 
-__all__ = ["map_tool"]
+__all__ = ["map_tool", "map_rows"]
 
 
 def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
@@ -32,9 +32,11 @@ def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
     return [dict(r) for r in rows], None
 
 
-async def _map_on_loop(
+async def map_rows(
     session: Any, tool: str, rows: list[dict], concurrency: int, timeout: float | None, on_done: Any = None
 ) -> list[Any]:
+    """The calls of a batch on the runtime loop, ``concurrency`` at a time, results (or the
+    mcp_jupyter exceptions) in order; ``on_done()`` after each call (a bar's step)."""
     import anyio
 
     if concurrency < 1:
@@ -116,5 +118,5 @@ async def map_tool(
     bar = (
         views.make("map_progress", len(rows), tool) if show_bar and views.registered("map_progress") else None
     )
-    results = await _map_on_loop(session, tool, rows, concurrency, timeout, bar.step if bar else None)
+    results = await map_rows(session, tool, rows, concurrency, timeout, bar.step if bar else None)
     return _finish(rows, frame, results, errors, as_dataframe)

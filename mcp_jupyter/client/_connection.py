@@ -4,7 +4,7 @@
 prompts, utilities; :mod:`mcp_jupyter.client._features`) over a loop-side
 :class:`~mcp_jupyter.client._session.Session` that owns the SDK client on the runtime thread.
 Every request method exists as ``aname`` (awaitable from any event loop) and ``name`` (blocking),
-the second derived from the first (:mod:`mcp_jupyter.client._twins`).
+the second derived from the first (:mod:`mcp_jupyter.client._runtime_methods`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ._features.tasks import TasksFeature
 from ._history import History
 from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
 from ._results import LogEntry
+from ._runtime_methods import blocking, on_runtime
 from ._session import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_TIMEOUT,
@@ -30,7 +31,6 @@ from ._session import (
 )
 from ._spec import ConnectionSpec, spec_of
 from ._stdio import DEFAULT_MAX_LINE_BYTES
-from ._twins import blocking, on_runtime
 
 __all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
 

@@ -12,7 +12,7 @@ from ..errors import UnknownConnection, did_you_mean
 from . import _events as events
 from ._config import load_config, parse_config, select
 from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
-from ._twins import blocking, on_runtime
+from ._runtime_methods import blocking, on_runtime
 
 __all__ = [
     "connect",

@@ -40,6 +40,7 @@ class Failure:
     stdio: bool = False
     refusal: tuple[int, str] | None = None  # the MCP endpoint's last 401/403 (status, WWW-Authenticate)
     oauth: bool = False  # the connection signs in with OAuth
+    sent: tuple[str, ...] = ()  # the credentials requests carry, named ("header Authorization"), never values
 
     @property
     def where(self) -> str:
@@ -89,7 +90,7 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
         return E.ConnectionFailed(
             f"could not start {failure.where}: permission denied", server=failure.server
         )
-    http_message = _describe_http_error(exc, failure.target)
+    http_message = _describe_http_error(exc, failure)
     if http_message:
         return E.ConnectionFailed(http_message, server=failure.server)
     if type(exc).__name__ == "ValidationError" and type(exc).__module__.startswith("pydantic"):
@@ -157,10 +158,12 @@ def _refused(failure: Failure) -> BaseException:
         if (value := _www_authenticate_field(header, key))
     )
     said = f" ({said})" if said else ""
-    if status == 403 or error == "insufficient_scope":
+    if status == 403 and not failure.oauth and not failure.sent:
+        message = _forbidden_without_credentials(failure, said)
+    elif status == 403 or error == "insufficient_scope":
         message = (
             f"{where} refused authorization with HTTP {status}{said} while {failure.doing}; "
-            "the credentials lack a permission this needs"
+            f"the credentials sent ({_sent(failure)}) lack a permission this needs"
             + (": sign in again with more scopes, e.g. auth=mj.OAuth(scopes=...)" if failure.oauth else "")
         )
     elif failure.oauth:
@@ -175,6 +178,21 @@ def _refused(failure: Failure) -> BaseException:
             "in %mcp connect: --header 'Authorization: Bearer <token>' or --auth"
         )
     return E.AuthorizationFailed(message, step="credentials", status=status, server=name)
+
+
+def _sent(failure: Failure) -> str:
+    """The credentials a refused request carried, by name: "header Authorization", "the OAuth token"."""
+    return ", ".join((*(["the OAuth token"] if failure.oauth else []), *failure.sent))
+
+
+def _forbidden_without_credentials(failure: Failure, said: str = "") -> str:
+    """A 403 to a request that carried no credentials: the URL is the likelier mistake."""
+    return (
+        f"{failure.where} answered HTTP 403 (forbidden){said} while {failure.doing}, and no credentials "
+        "were sent: usually a wrong URL or one that is not an MCP endpoint (the path is often /mcp), "
+        "or a server that needs a sign-in: pass headers={'Authorization': 'Bearer <token>'} or "
+        "auth=mj.OAuth(...) (in %mcp connect: --header or --auth)"
+    )
 
 
 _SIGNIN_STEPS = (  # first match wins: the SDK's messages, lower-cased
@@ -274,7 +292,8 @@ def _connect_failure(exc: BaseException, failure: Failure) -> BaseException:
     )
 
 
-def _describe_http_error(exc: BaseException, url: str) -> str | None:
+def _describe_http_error(exc: BaseException, failure: Failure) -> str | None:
+    url = failure.target
     try:
         import httpx2
     except ImportError:  # pragma: no cover - the SDK depends on it
@@ -287,6 +306,8 @@ def _describe_http_error(exc: BaseException, url: str) -> str | None:
         return f"{url} did not respond in time; check the URL and the network"
     if isinstance(exc, httpx2.HTTPStatusError):
         status = exc.response.status_code
+        if status == 403 and not failure.oauth and not failure.sent:
+            return _forbidden_without_credentials(failure)
         if status in (401, 403):
             return (
                 f"{url} refused the connection with HTTP {status}; pass credentials, e.g. "

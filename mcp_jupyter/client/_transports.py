@@ -46,6 +46,12 @@ class Target:
         name = getattr(self.server, "name", None) or type(self.server).__name__
         return f"in-process server {name!r}"
 
+    def sent_credentials(self) -> tuple[str, ...]:
+        """What an HTTP request may carry as credentials, named (``"header Authorization"``, the URL's
+        ``user:password``), never their values. Anything here makes a 403 the credentials' fault."""
+        userinfo = ("the URL's user:password",) if self.url and _strip_userinfo(self.url) != self.url else ()
+        return (*(f"header {name}" for name in sorted(self.headers)), *userinfo)
+
 
 def classify(
     target: Any,

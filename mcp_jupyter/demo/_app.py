@@ -133,7 +133,7 @@ from mcp_jupyter.demo._models import (
     User,
     Weather,
 )
-from mcp_jupyter.demo._png import disc_png, logo_png, parse_color
+from mcp_jupyter.demo._png import CLEAR, disc_png, logo_png, parse_color
 
 SERVER_NAME = "mcp-jupyter-demo"
 SERVER_VERSION = "0.1.0"
@@ -310,7 +310,7 @@ def _add_content_tools(server: MCPServer) -> None:
     """Tools whose results are content blocks other than plain text."""
 
     @server.tool(
-        title="Draw a disc", annotations=_READ_ONLY, icons=_png_icon(disc_png(parse_color("teal"), 32))
+        title="Draw a disc", annotations=_READ_ONLY, icons=_png_icon(disc_png(parse_color("teal"), 32, CLEAR))
     )
     def image(
         color: Annotated[

@@ -7,6 +7,9 @@ import struct
 import zlib
 
 RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+#: A pixel nothing is drawn on: icons are transparent around their shape, so they read on dark pages.
+CLEAR: RGBA = (0, 0, 0, 0)
 
 NAMED_COLORS: dict[str, RGB] = {
     "black": (0, 0, 0),
@@ -49,15 +52,19 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     )
 
 
-def encode_png(pixels: list[list[RGB]]) -> bytes:
-    """Encode rows of RGB pixels (all rows the same length) as an 8-bit truecolor PNG."""
+def encode_png(pixels: list[list[RGB]] | list[list[RGB | RGBA]]) -> bytes:
+    """Encode rows of pixels (all rows the same length) as an 8-bit PNG: truecolor when every pixel
+    is RGB, truecolor with alpha when any is RGBA (RGB pixels are then opaque)."""
     height = len(pixels)
     width = len(pixels[0]) if height else 0
     if width == 0:
         raise ValueError("An image needs at least one pixel.")
+    alpha = any(len(pixel) == 4 for row in pixels for pixel in row)
+    if alpha:
+        pixels = [[(*pixel, 255) if len(pixel) == 3 else pixel for pixel in row] for row in pixels]
     # Each scanline starts with filter type 0 (None); the data is then zlib-compressed.
     raw = b"".join(b"\x00" + bytes(channel for pixel in row for channel in pixel) for row in pixels)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", header)
@@ -66,8 +73,8 @@ def encode_png(pixels: list[list[RGB]]) -> bytes:
     )
 
 
-def disc_png(color: RGB, size: int, background: RGB = (255, 255, 255)) -> bytes:
-    """A `size` x `size` PNG of a filled disc in `color` on `background`."""
+def disc_png(color: RGB, size: int, background: RGB | RGBA = (255, 255, 255)) -> bytes:
+    """A `size` x `size` PNG of a filled disc in `color` on `background` (`CLEAR`: transparent)."""
     center = (size - 1) / 2
     radius_squared = (size * 0.42) ** 2
     rows = [
@@ -81,7 +88,7 @@ def disc_png(color: RGB, size: int, background: RGB = (255, 255, 255)) -> bytes:
 
 
 def logo_png() -> bytes:
-    """The demo's 32x32 logo: a teal disc with a white diagonal stripe."""
+    """The demo's 32x32 logo: a teal disc with a white diagonal stripe, transparent around it."""
     size, teal, white = 32, NAMED_COLORS["teal"], NAMED_COLORS["white"]
     center, radius_squared = (size - 1) / 2, (size * 0.45) ** 2
     rows = []
@@ -90,6 +97,6 @@ def logo_png() -> bytes:
         for x in range(size):
             inside = (x - center) ** 2 + (y - center) ** 2 <= radius_squared
             on_stripe = abs(x - y) <= 2
-            row.append(white if not inside or on_stripe else teal)
+            row.append(CLEAR if not inside else white if on_stripe else teal)
         rows.append(row)
     return encode_png(rows)

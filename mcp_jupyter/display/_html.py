@@ -21,7 +21,8 @@ can tell it apart from plain (untrusted) strings, which they always escape.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from mcp_jupyter._escaping import escape
@@ -90,13 +91,39 @@ def cut_note(dropped: int, where: str | None) -> Safe:
     return Safe(f'<div class="mcpj-note">… {dropped:,} more characters not shown.{hint}</div>')
 
 
-def short(value: Any, limit: int = CELL_LIMIT) -> Safe:
-    """Escape and cut a value for a table cell, marking the cut with an ellipsis."""
+def short(value: Any, limit: int = CELL_LIMIT, *, render: Callable[[str], Safe] | None = None) -> Safe:
+    """Escape and cut a value for a table cell, marking the cut with an ellipsis. ``render`` turns the
+    kept text into HTML instead of :func:`esc` (:func:`breakable`, inline Markdown)."""
     text = value if isinstance(value, str) else str(value)
     kept, dropped = truncate(text, limit)
+    html = (render or esc)(kept)
     if not dropped:
-        return esc(kept)
-    return Safe(f'{esc(kept)}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
+        return html
+    return Safe(f'{html}<span class="mcpj-muted" title="{dropped:,} more characters">…</span>')
+
+
+#: A token (a run of characters without spaces) longer than this may break inside; shorter ones never
+#: do. Long enough for names, MIME types and most URIs (a column is at least this wide when it holds one).
+LONG_TOKEN = 60
+_BREAK_AFTER = re.compile(r"(?<=[/._\-?&=#:,;|])")
+_SPACES = re.compile(r"(\s+)")
+
+
+def breakable(text: str) -> Safe:
+    """Escape ``text`` so that a table cell breaks it between words, and inside a word only when the
+    word is longer than :data:`LONG_TOKEN` characters (a URI, a path, a hash): after its ``/ . _ -``
+    and similar, or every :data:`LONG_TOKEN` characters when it has none. Names and ordinary words
+    are never split across lines ("log_messages", "demo://data.csv")."""
+    parts = []
+    for token in _SPACES.split(text):
+        if len(token) <= LONG_TOKEN or token.isspace():
+            parts.append(esc(token))
+            continue
+        pieces = []
+        for piece in _BREAK_AFTER.split(token):
+            pieces += [piece[i : i + LONG_TOKEN] for i in range(0, len(piece), LONG_TOKEN)] or [""]
+        parts.append("<wbr>".join(esc(piece) for piece in pieces if piece))
+    return Safe("".join(parts))
 
 
 def clip(value: Any, limit: int = TEXT_LIMIT) -> Safe:
@@ -225,8 +252,9 @@ def table(
 
 
 def cell(value: Any, limit: int = CELL_LIMIT) -> Safe:
-    """One table cell as :func:`table` draws it (objects as JSON), escaped and cut; ``None`` is empty."""
-    return value if isinstance(value, Safe) else short(_cell_text(value), limit)
+    """One table cell as :func:`table` draws it (objects as JSON), escaped, cut and breakable at word
+    boundaries (:func:`breakable`); ``None`` is empty."""
+    return value if isinstance(value, Safe) else short(_cell_text(value), limit, render=breakable)
 
 
 def html_size(markup: str) -> int:
@@ -267,7 +295,13 @@ def definition_list(pairs: Iterable[tuple[str, Any]]) -> Safe:
 
 
 # Colours come from JupyterLab's theme variables so light and dark themes both read well; the
-# fallbacks keep classic Notebook and nbconvert'ed HTML legible.
+# fallbacks keep classic Notebook and nbconvert'ed HTML legible. JupyterLab styles every table in an
+# output (".jp-RenderedHTMLCommon": right-aligned cells, fixed layout, centred), with selectors of
+# specificity (0,2,1): ours for tables are (0,2,2) so they win wherever the output is shown.
+# Badges keep the theme's own text colour on a translucent tint of their kind, which reads at WCAG
+# AA in light and dark alike (the theme's "color0 on color3" pairs are light-on-light in the dark
+# theme). Icons sit on a light neutral chip, so an opaque icon drawn for light pages still reads on a
+# dark one.
 CSS = """
 .mcpj{font-family:var(--jp-ui-font-family,sans-serif);font-size:var(--jp-ui-font-size1,13px);
  color:var(--jp-content-font-color1,#222);line-height:1.4;max-width:100%;overflow-x:auto}
@@ -275,23 +309,33 @@ CSS = """
  background:var(--jp-layout-color1,transparent)}
 .mcpj-card.mcpj-error{border-color:var(--jp-error-color1,#d32f2f);border-left-width:4px}
 .mcpj-title{font-weight:600;margin-bottom:4px}
-.mcpj-muted,.mcpj-note{color:var(--jp-content-font-color2,#777)}
+.mcpj-muted,.mcpj-note{color:var(--jp-content-font-color2,#666)}
 .mcpj-note{font-size:var(--jp-ui-font-size0,11px);font-style:italic;margin:2px 0}
 .mcpj-pre{font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,12px);
  background:var(--jp-layout-color2,#f5f5f5);color:var(--jp-content-font-color1,#222);padding:4px 6px;
- margin:2px 0;white-space:pre-wrap;word-break:break-word;max-height:30em;overflow:auto}
-.mcpj-icon{width:20px;height:20px;max-width:24px;max-height:24px;object-fit:contain;vertical-align:middle;margin-right:4px}
+ margin:2px 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:30em;overflow:auto}
+.mcpj-prose{white-space:pre-wrap;overflow-wrap:break-word;max-height:30em;overflow:auto}
+.mcpj code{font-family:var(--jp-code-font-family,monospace);font-size:.92em;padding:0 3px;border-radius:3px;
+ background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color1,#222)}
+.mcpj a{color:var(--jp-content-link-color,#0d47a1);text-decoration:underline}
+.mcpj-named{display:inline-flex;align-items:flex-start;gap:4px;max-width:100%}
+.mcpj .mcpj-icon{width:20px;height:20px;max-width:24px;max-height:24px;box-sizing:border-box;padding:2px;
+ object-fit:contain;vertical-align:middle;margin:0 4px 0 0;flex:none;border:0;border-radius:4px;
+ background:#f4f4f4}
+.mcpj-named .mcpj-icon{margin:0}
+.mcpj-icon-note{flex:none;max-width:16em}
 .mcpj-badge{display:inline-block;padding:0 6px;margin:0 2px 0 0;border-radius:8px;
- font-size:var(--jp-ui-font-size0,11px);border:1px solid var(--jp-border-color2,#ccc);white-space:nowrap}
-.mcpj-badge-ok{background:var(--jp-success-color3,#e8f5e9);color:var(--jp-success-color0,#1b5e20)}
-.mcpj-badge-warn{background:var(--jp-warn-color3,#fff8e1);color:var(--jp-warn-color0,#e65100)}
-.mcpj-badge-error{background:var(--jp-error-color3,#ffebee);color:var(--jp-error-color0,#b71c1c)}
-.mcpj-badge-info{background:var(--jp-info-color3,#e3f2fd);color:var(--jp-info-color0,#0d47a1)}
-.mcpj-badge-muted{background:var(--jp-layout-color2,#eee);color:var(--jp-content-font-color2,#555)}
-.mcpj-table{border-collapse:collapse;margin:2px 0}
-.mcpj-table th,.mcpj-table td{border:1px solid var(--jp-border-color2,#ddd);padding:2px 6px;text-align:left;
- vertical-align:top;max-width:40em;word-break:break-word}
-.mcpj-table th{background:var(--jp-layout-color2,#f5f5f5)}
+ font-size:var(--jp-ui-font-size0,11px);border:1px solid var(--jp-border-color2,#ccc);white-space:nowrap;
+ color:var(--jp-ui-font-color0,#111)}
+.mcpj-badge-ok{background:rgba(56,142,60,.2);border-color:rgba(56,142,60,.7)}
+.mcpj-badge-warn{background:rgba(245,124,0,.2);border-color:rgba(245,124,0,.7)}
+.mcpj-badge-error{background:rgba(211,47,47,.2);border-color:rgba(211,47,47,.7)}
+.mcpj-badge-info{background:rgba(0,151,167,.2);border-color:rgba(0,151,167,.7)}
+.mcpj-badge-muted{background:rgba(128,128,128,.14);color:var(--jp-ui-font-color1,#333)}
+.mcpj table.mcpj-table{border-collapse:collapse;margin:2px 0;table-layout:auto;width:auto}
+.mcpj table.mcpj-table th,.mcpj table.mcpj-table td{border:1px solid var(--jp-border-color2,#ddd);padding:2px 6px;
+ text-align:left;vertical-align:top;max-width:40em;word-break:normal;overflow-wrap:break-word;white-space:normal}
+.mcpj table.mcpj-table th{background:var(--jp-layout-color2,#f5f5f5);white-space:nowrap}
 .mcpj-tree{margin-left:1em}
 .mcpj-tree>summary{cursor:pointer;margin-left:-1em}
 .mcpj-leaf{margin-left:1em;font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,12px)}
@@ -302,7 +346,7 @@ CSS = """
 .mcpj-section>summary{cursor:pointer;font-weight:600;margin-top:4px}
 .mcpj-dl{display:grid;grid-template-columns:max-content auto;gap:0 12px;margin:2px 0}
 .mcpj-dl dt{color:var(--jp-content-font-color2,#666)}
-.mcpj-dl dd{margin:0;word-break:break-word}
+.mcpj-dl dd{margin:0;overflow-wrap:break-word}
 .mcpj-block{margin:4px 0}
 .mcpj img{max-width:100%;border:1px solid var(--jp-border-color2,#ddd)}
 """

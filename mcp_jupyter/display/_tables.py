@@ -17,6 +17,7 @@ from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import (
     Safe,
     badge,
+    breakable,
     card,
     definition_list,
     esc,
@@ -28,6 +29,7 @@ from mcp_jupyter.display._html import (
     short,
     table,
 )
+from mcp_jupyter.display._markdown import inline_markdown, prose
 
 #: Rows shown in a listing before the rest is left to ``.to_dataframe()``.
 LISTING_LIMIT = 500
@@ -79,9 +81,23 @@ def item_icon(item: Any) -> Safe:
     return icon(choice)
 
 
-def _named(item: Any, text: Any, limit: int = 300) -> Safe:
-    """A listing's first cell: the item's icon, then ``text``."""
-    return Safe(item_icon(item) + short(text or "", limit))
+def _named(item: Any, label: Safe) -> Safe:
+    """A listing's first cell: the item's icon, then its ``label``, kept on one line together (the
+    label wraps beside the icon, never below it)."""
+    icon_html = item_icon(item)
+    if not icon_html:
+        return label
+    return Safe(f'<span class="mcpj-named">{icon_html}<span>{label}</span></span>')
+
+
+def _uri(value: Any) -> Safe:
+    """A URI (or URI template) as code, breakable only at its separators when it is long."""
+    return Safe(f"<code>{short(value or '', render=breakable)}</code>")
+
+
+def _description(item: Any) -> Safe:
+    """An item's description with its inline Markdown rendered safely (display/_markdown.py)."""
+    return inline_markdown(getattr(item, "description", None) or "")
 
 
 def _argument_names(schema: Any) -> Safe:
@@ -104,9 +120,9 @@ def tools_html(tools: Iterable[Any]) -> Safe:
     """Tools as a table: name, title, description, hint badges, visibility, arguments."""
     rows = [
         (
-            _named(t, getattr(t, "name", "")),
+            _named(t, short(getattr(t, "name", ""), render=breakable)),
             getattr(t, "title", None) or "",
-            getattr(t, "description", None) or "",
+            _description(t),
             tool_badges(getattr(t, "annotations", None)),
             visibility_badge(getattr(t, "visibility", None)),
             _argument_names(getattr(t, "input_schema", None)),
@@ -125,12 +141,12 @@ def resources_html(resources: Iterable[Any]) -> Safe:
     """Resources as a table: URI, name, title, MIME type, size, description."""
     rows = [
         (
-            Safe(item_icon(r) + Safe(f"<code>{short(getattr(r, 'uri', ''))}</code>")),
+            _named(r, _uri(getattr(r, "uri", ""))),
             getattr(r, "name", None) or "",
             getattr(r, "title", None) or "",
             getattr(r, "mime_type", None) or "",
             human_size(getattr(r, "size", None)),
-            getattr(r, "description", None) or "",
+            _description(r),
         )
         for r in resources
     ]
@@ -142,11 +158,11 @@ def templates_html(templates: Iterable[Any]) -> Safe:
     """Resource templates as a table: URI template, name, title, MIME type, description."""
     rows = [
         (
-            Safe(item_icon(t) + Safe(f"<code>{short(getattr(t, 'uri_template', ''))}</code>")),
+            _named(t, _uri(getattr(t, "uri_template", ""))),
             getattr(t, "name", None) or "",
             getattr(t, "title", None) or "",
             getattr(t, "mime_type", None) or "",
-            getattr(t, "description", None) or "",
+            _description(t),
         )
         for t in templates
     ]
@@ -159,8 +175,8 @@ def skills_html(skills: Iterable[Any]) -> Safe:
     rows = [
         (
             getattr(s, "name", ""),
-            getattr(s, "description", None) or "",
-            Safe(f"<code>{short(getattr(s, 'uri', ''))}</code>"),
+            _description(s),
+            _uri(getattr(s, "uri", "")),
             "dynamic" if getattr(s, "dynamic", False) else str(len(getattr(s, "files", ()) or ())),
         )
         for s in skills
@@ -174,7 +190,7 @@ def _prompt_arguments(arguments: Any) -> Safe:
     for arg in arguments or []:
         star = "*" if getattr(arg, "required", False) else ""
         desc = getattr(arg, "description", None)
-        tail = f' <span class="mcpj-muted">{short(desc, 120)}</span>' if desc else ""
+        tail = f' <span class="mcpj-muted">{inline_markdown(desc, 120)}</span>' if desc else ""
         parts.append(f"<div><code>{short(getattr(arg, 'name', ''), 60)}{star}</code>{tail}</div>")
     return Safe("".join(parts))
 
@@ -183,9 +199,9 @@ def prompts_html(prompts: Iterable[Any]) -> Safe:
     """Prompts as a table: name, title, description, arguments."""
     rows = [
         (
-            _named(p, getattr(p, "name", "")),
+            _named(p, short(getattr(p, "name", ""), render=breakable)),
             getattr(p, "title", None) or "",
-            getattr(p, "description", None) or "",
+            _description(p),
             _prompt_arguments(getattr(p, "arguments", None)),
         )
         for p in prompts
@@ -198,7 +214,7 @@ def tool_html(tool: Any) -> Safe:
     """One tool in detail: description, hints, input and output schema trees."""
     pairs = [
         ("title", getattr(tool, "title", None)),
-        ("description", Safe(pre(getattr(tool, "description", None) or "", limit=5000))),
+        ("description", prose(getattr(tool, "description", None) or "", where="tool.description")),
         ("hints", tool_badges(getattr(tool, "annotations", None)) or None),
         ("visibility", visibility_badge(getattr(tool, "visibility", None))),
     ]
@@ -214,11 +230,11 @@ def tool_html(tool: Any) -> Safe:
 def resource_html(resource: Any) -> Safe:
     """One resource (listing entry) as a key/value card."""
     pairs = [
-        ("URI", Safe(f"<code>{short(getattr(resource, 'uri', ''))}</code>")),
+        ("URI", _uri(getattr(resource, "uri", ""))),
         ("title", getattr(resource, "title", None)),
         ("MIME type", getattr(resource, "mime_type", None)),
         ("size", human_size(getattr(resource, "size", None))),
-        ("description", getattr(resource, "description", None)),
+        ("description", _description(resource) or None),
     ]
     return card(
         Safe(f"{badge('resource', 'info')} {item_icon(resource)}{short(getattr(resource, 'name', ''), 200)}"),
@@ -229,10 +245,10 @@ def resource_html(resource: Any) -> Safe:
 def template_html(template: Any) -> Safe:
     """One resource template as a key/value card."""
     pairs = [
-        ("URI template", Safe(f"<code>{short(getattr(template, 'uri_template', ''))}</code>")),
+        ("URI template", _uri(getattr(template, "uri_template", ""))),
         ("title", getattr(template, "title", None)),
         ("MIME type", getattr(template, "mime_type", None)),
-        ("description", getattr(template, "description", None)),
+        ("description", _description(template) or None),
     ]
     return card(
         Safe(f"{badge('template', 'info')} {item_icon(template)}{short(getattr(template, 'name', ''), 200)}"),
@@ -244,7 +260,7 @@ def prompt_html(prompt: Any) -> Safe:
     """One prompt (listing entry) with its arguments."""
     pairs = [
         ("title", getattr(prompt, "title", None)),
-        ("description", getattr(prompt, "description", None)),
+        ("description", _description(prompt) or None),
         ("arguments", _prompt_arguments(getattr(prompt, "arguments", None)) or None),
     ]
     return card(

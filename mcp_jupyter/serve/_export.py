@@ -9,9 +9,11 @@ The export is static analysis of the code cells (``ast``), not a dump of kernel 
    statement, in order (publishing a skill again replaced it in the kernel too);
 3. every top-level statement that defines a name those functions and skills use (imports,
    assignments, functions, classes, ``df[...] = ...`` updates) is kept, transitively, in notebook order;
-4. what could not be carried is said twice, in a comment at the top of the script and in a
-   printed warning: names never defined by code (state from magics, ``%run``, the debugger...),
-   and bare expression statements that may have changed a kept value (``df.dropna(inplace=True)``).
+4. what was left out is said twice, in a comment at the top of the script and once in print, split
+   by whether it matters: names never defined by code (state from magics, ``%run``, the
+   debugger...), IPython-only lines that define them, served functions that need IPython, and bare
+   expression statements that may have changed a kept value (``df.dropna(inplace=True)``) matter;
+   IPython-only lines nothing needs (``%mcp tools demo``, ``%matplotlib inline``) are harmless.
 
 Nothing taken from outside the kept statements can become code: the notebook's path goes into a
 comment as a Python literal on one line, every note is a comment with *each* of its lines
@@ -29,10 +31,11 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .._wording import counted
 
 DECORATOR_NAMES = {"tool", "resource", "prompt"}
 SKILL_FUNCTION = "skill"  # mj.skill(...) publishes an agent skill: a call, not a decorator
@@ -66,48 +69,104 @@ class Statement:
 
 @dataclass
 class ExportReport:
-    """What the export kept and what it could not carry."""
+    """What the export kept, what it left out, and whether that matters."""
 
     served: list[str] = field(default_factory=list)
     skills: int = 0  # mj.skill(...) statements kept
     missing: dict[str, list[str]] = field(default_factory=dict)  # name -> users
     skipped_mutations: list[str] = field(default_factory=list)
-    skipped_ipython: list[str] = field(default_factory=list)
+    skipped_ipython: list[str] = field(default_factory=list)  # every IPython-only statement, described
+    needed_ipython: list[str] = field(default_factory=list)  # those the served functions needed
     unparsable_cells: list[int] = field(default_factory=list)
 
     def warnings(self) -> list[str]:
-        """Human-readable lines about what the script lacks (empty when complete)."""
+        """What the script lacks that may change what it does (empty when nothing does), one line each."""
         lines = []
         for name, users in sorted(self.missing.items()):
             lines.append(
                 f"{name!r} (used by {', '.join(sorted(set(users)))}) is never defined by code in the "
                 "notebook: define it in a cell, or add it to the script by hand."
             )
-        lines += [f"not included (may have changed a kept value): {src}" for src in self.skipped_mutations]
-        lines += [
-            f"not included (needs IPython: !cmd, %magic or get_ipython()): {src}"
-            for src in self.skipped_ipython
-        ]
+        lines += [f"{src} (needs IPython: the script cannot run it)" for src in _unique(self.needed_ipython)]
+        lines += [f"{src} (may have changed a value the script keeps)" for src in self.skipped_mutations]
         lines += [f"cell {n} is not valid Python and was skipped" for n in self.unparsable_cells]
         return lines
 
+    @property
+    def harmless(self) -> list[str]:
+        """The IPython-only lines left out that no served function needs (``%mcp tools …``), once each."""
+        return _unique([src for src in self.skipped_ipython if src not in self.needed_ipython])
 
-def export_notebook(nb_path: str | Path, out_path: str | Path | None = None) -> str:
+    def summary(self, script: str = "the script") -> str:
+        """What was left out, said once: what matters (if anything) and what does not; "" when nothing was."""
+        parts = []
+        matters = self.warnings()
+        if matters:
+            parts.append(
+                f"left out of {script}, and it matters (it may fail or answer differently):\n"
+                + "\n".join(f"  - {line}" for line in matters)
+            )
+        if self.harmless:
+            parts.append(
+                f"left out{' too' if matters else f' of {script}'}, harmless (no served function needs it): "
+                + ", ".join(self.harmless)
+            )
+        return "\n".join(parts)
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def export_notebook(nb_path: str | Path, out_path: str | Path | None = None, *, quiet: bool = False) -> str:
     """Write a standalone server script from a notebook's code cells; returns its source.
 
-    Prints (warns) what could not be included. ``out_path`` defaults to the notebook's name
-    with ``_server.py``.
+    Prints, once, what was left out and whether it matters (``quiet=True``: nothing). ``out_path``
+    defaults to the notebook's name with ``_server.py``.
     """
+    out_path = out_path or default_script_path(nb_path)
+    script, report = build(notebook_cells(nb_path), out_path, origin=str(nb_path))
+    _say(report, out_path, quiet)
+    return script
+
+
+def export_kernel_history(out_path: str | Path, *, quiet: bool = False) -> str:
+    """Export from the current kernel's input history (``In``): what ``%mcp export`` uses.
+
+    Prints, once, what was left out and whether it matters (``quiet=True``: nothing).
+    """
+    script, report = build(kernel_history_cells(), out_path, origin="this kernel's input history (In)")
+    _say(report, out_path, quiet)
+    return script
+
+
+def export_source(
+    cells: Sequence[str], out_path: str | Path | None = None, *, origin: str = "cells", quiet: bool = False
+) -> str:
+    """Build the script from cell sources; write it to ``out_path`` if given; return it.
+
+    Prints, once, what was left out and whether it matters (``quiet=True``: nothing).
+    """
+    script, report = build(cells, out_path, origin=origin)
+    _say(report, out_path, quiet)
+    return script
+
+
+def default_script_path(nb_path: str | Path) -> Path:
+    """``analysis.ipynb`` -> ``analysis_server.py`` beside it."""
+    return Path(nb_path).with_name(Path(nb_path).stem + "_server.py")
+
+
+def notebook_cells(nb_path: str | Path) -> list[str]:
+    """The sources of a notebook file's code cells, in order."""
     import nbformat
 
     nb = nbformat.read(str(nb_path), as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code"]
-    out_path = out_path or Path(nb_path).with_name(Path(nb_path).stem + "_server.py")
-    return export_source(cells, out_path, origin=str(nb_path))
+    return [c.source for c in nb.cells if c.cell_type == "code"]
 
 
-def export_kernel_history(out_path: str | Path) -> str:
-    """Export from the current kernel's input history (``In``): what ``%mcp export`` uses."""
+def kernel_history_cells() -> list[str]:
+    """The current kernel's input history (``In``), empty entries left out."""
     from IPython import get_ipython
 
     shell = get_ipython()
@@ -115,21 +174,27 @@ def export_kernel_history(out_path: str | Path) -> str:
         raise RuntimeError(
             "export_kernel_history() needs a running IPython kernel; use export_notebook(path)."
         )
-    history = [cell for cell in shell.user_ns.get("In", []) if cell]
-    return export_source(history, out_path, origin="this kernel's input history (In)")
+    return [cell for cell in shell.user_ns.get("In", []) if cell]
 
 
-def export_source(cells: Sequence[str], out_path: str | Path | None = None, *, origin: str = "cells") -> str:
-    """Build the script from cell sources; write it to ``out_path`` if given; return it."""
+def build(
+    cells: Sequence[str], out_path: str | Path | None = None, *, origin: str = "cells"
+) -> tuple[str, ExportReport]:
+    """The script and what it left out; written to ``out_path`` if given. Says nothing itself."""
     statements, report = _parse_cells(cells)
     kept = _select(statements, report)
     script_name = Path(out_path).name if out_path is not None else "server.py"
     script = _render(kept, report, origin, script_name)
-    for line in report.warnings():
-        warnings.warn(f"mcp export: {line}", stacklevel=2)
     if out_path is not None:
         Path(out_path).write_text(script, encoding="utf-8")
-    return script
+    return script, report
+
+
+def _say(report: ExportReport, out_path: str | Path | None, quiet: bool) -> None:
+    # A plain print, said once: a warning per line would repeat our own source line each time.
+    summary = report.summary(Path(out_path).name if out_path is not None else "the script")
+    if summary and not quiet:
+        print(summary)
 
 
 # -- parsing --------------------------------------------------------------------------------------
@@ -314,9 +379,12 @@ def _is_package_import(statement: Statement) -> bool:
 
 
 def _select(statements: list[Statement], report: ExportReport) -> list[Statement]:
-    # Every IPython-only statement is left out and listed, needed or not: the user should know.
-    report.skipped_ipython = [_describe_ipython(s) for s in statements if _needs_ipython(s)]
-    served = [s for s in _last_served_definitions(statements) if not _needs_ipython(s)]
+    # Every IPython-only statement is left out and listed, needed or not: the user should know, and
+    # whether it matters: it does when it is a served function or defines a name one needs.
+    ipython_only = [s for s in statements if _needs_ipython(s)]
+    report.skipped_ipython = [_describe_ipython(s) for s in ipython_only]
+    last_served = _last_served_definitions(statements)
+    served = [s for s in last_served if not _needs_ipython(s)]
     report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
     skills = [s for s in statements if _is_skill_call(s) and not _needs_ipython(s)]
     report.skills = len(skills)
@@ -324,6 +392,11 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
     kept: set[int] = {id(s) for s in roots}
     needed = _closure(statements, roots, kept, report)
     _report_mutations(statements, kept, needed, report)
+    report.needed_ipython = [
+        _describe_ipython(s)
+        for s in ipython_only
+        if any(s is served_def for served_def in last_served) or s.defines & set(report.missing)
+    ]
     return [s for s in statements if id(s) in kept]
 
 
@@ -402,12 +475,16 @@ def _render(kept: list[Statement], report: ExportReport, origin: str, script_nam
     script = script_name if PLAIN_SCRIPT_NAME.fullmatch(script_name) else "server.py"
     served_text = ", ".join(served)
     if report.skills:  # an int: nothing from the notebook enters the header as text
-        served_text += f"{'; ' if served else ''}{report.skills} mj.skill(...) statement(s)"
+        served_text += f"{'; ' if served else ''}{counted(report.skills, 'mj.skill(...) statement')}"
     parts = [HEADER.format(script=script, served=served_text or "(nothing)")]
     parts.append(_comment(f"Exported from: {origin!r}") + "\n")
     notes = report.warnings()
     if notes:
-        parts.append(_comment("WARNING: this export is incomplete:\n" + "\n".join(notes)) + "\n")
+        parts.append(_comment("WARNING: left out, and it matters:\n" + "\n".join(notes)) + "\n")
+    if report.harmless:
+        parts.append(
+            _comment("Left out, harmless (no served function needs it): " + ", ".join(report.harmless)) + "\n"
+        )
     if not any(_is_package_import(s) for s in kept):
         parts.append(ast.unparse(ADDED_IMPORT) + "\n")
     cell = None

@@ -28,6 +28,13 @@ from ._http import (
 from ._notebook_server import NotebookServer, get_server
 
 MCP_PATH = "/mcp"
+TOKEN_PLACEHOLDER = "<TOKEN>"
+"""What displays show in place of the bearer token (anything shown in a cell is saved with the notebook)."""
+TOKEN_HINT = (
+    "not shown, so that it is not saved with the notebook: it is the handle's .token "
+    f"(mj.serve.current_server_handle().token); replace {TOKEN_PLACEHOLDER} below with it, or get "
+    "the snippets filled in with .config_snippets()"
+)
 
 
 class ServeHandle:
@@ -79,13 +86,18 @@ class ServeHandle:
         }
 
     def config_snippets(self) -> dict[str, str]:
-        """Ready-to-paste configurations (VS Code, Claude Desktop, Cursor, Inspector, %mcp connect)."""
+        """Ready-to-paste configurations (VS Code, Claude Desktop, Cursor, Inspector, %mcp connect),
+        with the token filled in: showing them in a cell saves the token with the notebook."""
         return config_snippets(self.server.name, self.url, self.token)
+
+    def _shown_snippets(self) -> dict[str, str]:
+        # What a display shows: the token's place held by TOKEN_PLACEHOLDER, so the saved notebook never has it.
+        return config_snippets(self.server.name, self.url, TOKEN_PLACEHOLDER)
 
     def __repr__(self) -> str:
         state = "running" if self.running else f"stopped ({self.stopped_reason})"
-        lines = [f"MCP server {self.server.name!r} {state} at {self.url}", f"token: {self.token}", ""]
-        for key, text in self.config_snippets().items():
+        lines = [f"MCP server {self.server.name!r} {state} at {self.url}", f"token: {TOKEN_HINT}", ""]
+        for key, text in self._shown_snippets().items():
             lines += [f"# {SNIPPET_TITLES[key]}", text, ""]
         return "\n".join(lines)
 
@@ -94,9 +106,9 @@ class ServeHandle:
         parts = [
             '<div class="mcp-jupyter-serve">',
             f"<p><b>MCP server {escape(self.server.name)}</b> {escape(state)} at "
-            f"<code>{escape(self.url)}</code><br>token: <code>{escape(self.token)}</code></p>",
+            f"<code>{escape(self.url)}</code><br>token: {escape(TOKEN_HINT)}</p>",
         ]
-        for key, text in self.config_snippets().items():
+        for key, text in self._shown_snippets().items():
             parts.append(
                 f"<details><summary>{escape(SNIPPET_TITLES[key])}</summary>"
                 f"<pre>{escape(text)}</pre></details>"
@@ -146,6 +158,7 @@ def serve(
         existing = _current
         if existing is not None and existing.running:
             if (port in (None, existing.port)) and host == existing.host and token in (None, existing.token):
+                _announce(existing)
                 return existing
             existing.stop("replaced by a new serve()")
         server = server or get_server()
@@ -172,7 +185,23 @@ def serve(
         server.executor.remote_loops.add(http.loop)
         _current = ServeHandle(server, http, host, token)
         lifecycle.install(stop, server.executor.busy)
-        return _current
+    _announce(_current)
+    return _current
+
+
+def _announce(handle: ServeHandle) -> None:
+    """In a kernel, say where the server is (``handle = mj.serve()`` shows no value): never the token.
+
+    Outside a kernel nothing is printed: an exported script's stdout belongs to its tools.
+    """
+    if not handle.server.executor.in_kernel:
+        return
+    tools = len(registered_tools(handle.server))
+    print(
+        f"MCP server {handle.server.name!r} serving {tools} tool{'s' if tools != 1 else ''} at {handle.url}; "
+        "its bearer token is the handle's .token (not printed, so it stays out of the saved notebook); "
+        "display the handle for ready-to-paste client configurations"
+    )
 
 
 def stop(reason: str = "stopped by the user") -> bool:

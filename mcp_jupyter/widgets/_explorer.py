@@ -211,6 +211,7 @@ class Explorer(W.VBox):
         # the selected server's icon (checked by mcp_jupyter._icons), beside its name
         self.server_icon = W.HTML("")
         self.server_icon.add_class("mcpj-server-icon")
+        self.server_icon.add_class("mcpj")  # the display's stylesheet draws icons inside .mcpj only
         super().__init__([W.HBox([self.server_icon, self.server_selector, self.search]), self.tabs])
         self.add_class("mcpj-explorer")
         self._removers = [c.on_notification(self._listener(c)) for c in self.connections.values()]

@@ -19,7 +19,10 @@ class MapProgress:
         self.total = total
         self.done = 0
         self._last = 0.0
-        self.bar = W.IntProgress(value=0, min=0, max=max(total, 1), description=label[:20])
+        # The whole label: ipywidgets' default description width cuts anything past a dozen characters.
+        self.bar = W.IntProgress(
+            value=0, min=0, max=max(total, 1), description=label, style={"description_width": "initial"}
+        )
         self.text = W.Label(f"0/{total}")
         self.box = W.HBox([self.bar, self.text])
         self.box.add_class("mcpj-map-progress")
@@ -33,7 +36,11 @@ class MapProgress:
 
     def step(self) -> None:
         """One more call finished."""
-        self.done += 1
+        self.update(self.done + 1)
+
+    def update(self, done: int) -> None:
+        """``done`` of ``total`` finished (reported by others, e.g. Dask workers, in any order)."""
+        self.done = min(done, self.total)
         now = time.monotonic()
         if self.done == self.total or now - self._last > 0.1:
             self._last = now

@@ -22,6 +22,7 @@ import ipywidgets as W
 
 from mcp_jupyter.display._content import prompt_result_html
 from mcp_jupyter.display._html import Safe, esc, short, wrap
+from mcp_jupyter.display._markdown import inline_markdown
 from mcp_jupyter.display._tables import item_icon
 
 from . import _style as style
@@ -97,7 +98,9 @@ class PromptForm(W.VBox):
         p = self.prompt
         title = f" — {p.title[:200]}" if p.title and p.title != p.name else ""
         description = (
-            Safe(f'<div class="mcpj-muted" style="white-space:pre-wrap">{short(p.description, 2000)}</div>')
+            Safe(
+                f'<div class="mcpj-muted" style="white-space:pre-wrap">{inline_markdown(p.description, 2000)}</div>'
+            )
             if p.description
             else Safe("")
         )

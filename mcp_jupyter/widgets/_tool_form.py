@@ -34,6 +34,7 @@ import ipywidgets as W
 from mcp_jupyter._schema import resolved_property
 from mcp_jupyter.display._apps import tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.display._html import Safe, esc, short, wrap
+from mcp_jupyter.display._markdown import inline_markdown
 from mcp_jupyter.display._tables import APP_ONLY_NOTE, item_icon, tool_badges, visibility_badge
 
 from ._background import Job, output_html, show_failure, start, wait_for
@@ -236,7 +237,7 @@ class ToolForm(W.VBox):
         )
         description = (
             Safe(
-                f'<div class="mcpj-muted" style="white-space:pre-wrap">{short(tool.description, 2000)}</div>'
+                f'<div class="mcpj-muted" style="white-space:pre-wrap">{inline_markdown(tool.description, 2000)}</div>'
             )
             if tool.description
             else Safe("")

@@ -3,7 +3,8 @@
 Outputs produced by running a cell are *trusted* in JupyterLab: their HTML is not sanitized and
 their scripts would run. So our escaping is the only defence, and this test proves it holds in a
 real browser: no dialog opened, no payload element exists, no payload code ran (the payloads set
-``window.__pwned``), the payloads are visible as text, its icons are named and never fetched, and the
+``window.__pwned``), the payloads are visible as text, its icons are named and never fetched, its
+descriptions' inline Markdown becomes at most code, emphasis and safe http(s) links, and the
 notebook still runs the next cell.
 """
 
@@ -56,6 +57,9 @@ INJECTED = ", ".join(
 )  # fmt: skip
 
 
+LINKS_JS = "els => els.map(a => [a.getAttribute('href') || '', a.getAttribute('target'), a.rel])"
+
+
 def run_and_read(page, index: int) -> str:
     """Run a cell, bring it into view (JupyterLab renders only visible cells) and check it for payloads."""
     run_cell(page, index)
@@ -65,12 +69,17 @@ def run_and_read(page, index: int) -> str:
     sources = page.locator(f"{OUTPUTS} img").evaluate_all("els => els.map(e => e.getAttribute('src'))")
     for source in sources:
         assert source.startswith(("data:image/png;base64,", "data:image/jpeg;base64,")), source[:80]
+    # a description's Markdown link is the only <a> a server's text can become: http(s), a new tab
+    # with no opener (JupyterLab rewrites an output link's rel to "noopener"; ours also says noreferrer)
+    for href, target, rel in page.locator(f"{OUTPUTS} a").evaluate_all(LINKS_JS):
+        assert href.startswith(("http://", "https://")) and target == "_blank", (href, target)
+        assert "noopener" in rel.split(), rel
     return cell_output(page, index)
 
 
 @pytest.mark.browser
 def test_hostile_server_output_is_inert_in_jupyterlab(open_notebook):
-    from tests.hostile_server import FOREIGN_HOST
+    from tests.hostile_server import FOREIGN_HOST, PIXEL_HOST
 
     page = open_notebook(CELLS)
     requested: list[str] = []
@@ -85,6 +94,13 @@ def test_hostile_server_output_is_inert_in_jupyterlab(open_notebook):
     assert "hostile" in outputs[0] and "<div class=" not in outputs[0]
     assert "<img src=x onerror" in outputs[1]
     assert "<script>" in outputs[4] and "<details" not in outputs[4]
+    # its descriptions' Markdown (display(tool) shows them whole): code, emphasis and the one web link
+    # are rendered; script links, raw HTML and an image stay text, and the image is never fetched
+    assert "[click](javascript:" in outputs[4] and "![pixel](https://" in outputs[4]
+    markdown = page.locator(f"{OUTPUTS} a[href='https://ok.example/docs']")
+    assert markdown.count() == 1 and markdown.text_content() == "fine"  # (the cell may be scrolled away)
+    assert page.locator(f"{OUTPUTS} strong, {OUTPUTS} em").count() >= 2
+    assert not [url for url in requested if PIXEL_HOST in url]
     assert "did you mean" in outputs[6]
     assert "\\x1b[31m" in outputs[7]  # ANSI escapes from stderr are spelled out
 

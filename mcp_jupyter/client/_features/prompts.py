@@ -9,7 +9,7 @@ from typing import Any
 from ... import errors as E
 from .._items import Prompts
 from .._results import PromptResult
-from .._twins import blocking, on_runtime
+from .._runtime_methods import blocking, on_runtime
 from .tools import merge_args
 
 

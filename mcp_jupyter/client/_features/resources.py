@@ -8,8 +8,8 @@ from typing import Any
 from ... import errors as E
 from .._items import Resources, ResourceTemplates
 from .._results import ResourceResult
+from .._runtime_methods import blocking, on_runtime
 from .._session import CONNECTION_DEFAULT
-from .._twins import blocking, on_runtime
 
 
 class ResourcesFeature:

@@ -13,7 +13,7 @@ from typing import Any
 from ... import errors as E
 from .. import _skills as S
 from .._items import LoadedSkill, Skill, Skills
-from .._twins import blocking, on_runtime
+from .._runtime_methods import blocking, on_runtime
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
 

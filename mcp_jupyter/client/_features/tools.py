@@ -8,9 +8,9 @@ from typing import Any
 from ... import errors as E
 from .._items import Tools
 from .._results import ToolResult
+from .._runtime_methods import blocking, on_runtime
 from .._session import CONNECTION_DEFAULT, adapt_callback
 from .._tasks import call_tool_maybe_task
-from .._twins import blocking, on_runtime
 
 ProgressCallback = Callable[[float, float | None, str | None], Any]
 
@@ -129,7 +129,7 @@ async def call_tool(
         f"calling tool {name!r}",
         # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
         # end; its status changes count as progress (client/_tasks/).
-        lambda on_progress: call_tool_maybe_task(session, client, tool, args, on_progress),
+        lambda deadline: call_tool_maybe_task(session, client, tool, args, deadline),
         timeout=timeout,
         max_timeout=max_timeout,
         progress=adapt_callback(progress, arity=3) if progress is not None else None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import shlex
 import time
 import weakref
 from collections.abc import Callable
@@ -18,10 +19,12 @@ from typing import Any
 
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
 from ...runtime import runtime
-from .._history import RecordingTransport
+from .._history import Recording
+from .._icon_guard import IconGuard
 from .._operations import noting_waits
-from .._result_type import DefaultResultType
-from .._tasks import ClientTaskTransport, dispatch_with
+from .._result_type import ResultTypeDefault
+from .._tasks import ClientTaskLayer, dispatch_with
+from .._transport_layers import LayeredTransport
 from .._transports import StderrCapture, check_command
 from .quiet import quiet_sdk
 
@@ -131,6 +134,7 @@ class Owner:
         except BaseException as exc:
             session.status = "failed"
             error = session.translate(exc, "connecting")  # quotes the stderr tail before it is removed
+            name_the_doctor(error, session.spec)
             if self.stderr is not None:
                 self.stderr.close(remove=True)
                 self.stderr = None
@@ -262,13 +266,21 @@ class Owner:
             attempts.append(("sse", self._record(sse_transport(spec, auth, self._note_response))))
         return attempts
 
-    def _record(self, transport: Any) -> ClientTaskTransport:
-        """The transport, recorded into the history, with client-side tasks (client/_tasks/client_side.py)
-        between it and the SDK: a server may ask for sampling or elicitation to run as a task. A
-        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/_result_type.py);
-        the history, below, keeps it as the server sent it."""
-        recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
-        return ClientTaskTransport(DefaultResultType(recorded), self._answer_server_request)
+    def _record(self, transport: Any) -> LayeredTransport:
+        """The transport with its layers (client/_transport_layers.py), from the transport up: recorded
+        into the history, which so keeps what the server sent; a 2026-07-28 result without
+        ``resultType`` reaches the SDK as complete (client/_result_type.py); an icon the schema does
+        not allow is dropped with a warning (client/_icon_guard.py); and client-side tasks
+        (client/_tasks/client_side.py): a server may ask for sampling or elicitation to run as a task."""
+        return LayeredTransport(
+            transport,
+            [
+                Recording(self.session.history, self.on_eof),
+                ResultTypeDefault(),
+                IconGuard(self.session.warn),
+                ClientTaskLayer(self._answer_server_request),
+            ],
+        )
 
     async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
         """A sampling or elicitation request of a client-side task, answered by this connection's
@@ -375,6 +387,19 @@ class Owner:
         if self.stderr is not None:
             self.stderr.close(remove=True)
             self.stderr = None
+
+
+def name_the_doctor(error: BaseException, spec: Any) -> None:
+    """A failed connect says how to find the failing step: ``%mcp doctor`` with the same target."""
+    from ...errors import AuthorizationFailed, ConnectionFailed
+
+    if not isinstance(error, ConnectionFailed) or spec.kind not in ("stdio", "http") or not error.args:
+        return
+    if isinstance(error, AuthorizationFailed) and error.step in ("cancelled", "timeout"):
+        return
+    words = shlex.join(spec.argv) if spec.kind == "stdio" else spec.describe()
+    hint = f"; to find the step that fails: %mcp doctor {words} (or mj.doctor(target) with the same options)"
+    error.args = (f"{error.args[0]}{hint}", *error.args[1:])
 
 
 _LIVE_SESSIONS: weakref.WeakSet = weakref.WeakSet()

@@ -31,7 +31,7 @@ elicitation run as a task on the client).
 
 from __future__ import annotations
 
-from .client_side import ClientTaskTransport, dispatch_with
+from .client_side import ClientTaskLayer, ClientTaskTransport, dispatch_with
 from .handle import Task, TaskTable, ensure_following
 from .start import call_tool_maybe_task, can_start, start_task, tasks_client_extension
 from .state import TASKS_EXTENSION, book_for
@@ -39,6 +39,7 @@ from .wire import refresh
 
 __all__ = [
     "TASKS_EXTENSION",
+    "ClientTaskLayer",
     "ClientTaskTransport",
     "Task",
     "TaskTable",

@@ -6,6 +6,7 @@ Thin: each command is one call on :mod:`mcp_jupyter.serve`.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from mcp_jupyter._wording import counted
@@ -65,14 +66,20 @@ def _export_arguments(e: argparse.ArgumentParser) -> None:
     arguments=_export_arguments,
 )
 def cmd_export(cmd: Command, shell: Any) -> None:
-    """Write the decorated functions (and what they need) to a standalone server script."""
-    serve = _serve_module()
+    """Write the decorated functions (and what they need) to a standalone server script; say once
+    what was left out and whether it matters."""
+    from mcp_jupyter.serve import _export as export
+
     path = cmd.args.path
     if cmd.args.notebook:
-        script = serve.export_notebook(cmd.args.notebook, path)
+        cells, origin = export.notebook_cells(cmd.args.notebook), cmd.args.notebook
     else:
-        script = serve.export_kernel_history(path)
+        cells, origin = export.kernel_history_cells(), "this kernel's input history (In)"
+    script, report = export.build(cells, path, origin=origin)
     print(
         f"wrote {path} ({counted(len(script.splitlines()), 'line')}): run it with `python {path}` (stdio) "
         f"or `python {path} --http --port 8000`"
     )
+    summary = report.summary(Path(path).name)
+    if summary:
+        print(summary)
