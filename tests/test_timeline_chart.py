@@ -104,9 +104,9 @@ def test_save_writes_an_offline_page_a_picture_and_the_spec(demo, tmp_path):
 
 
 def test_the_magic_and_clear_errors(demo):
-    from IPython.testing.globalipapp import start_ipython
+    from IPython.core.interactiveshell import InteractiveShell
 
-    shell = start_ipython()
+    shell = InteractiveShell.instance()  # start_ipython() answers None once another test started one
     shell.run_line_magic("load_ext", "mcp_jupyter")
     timeline = shell.run_line_magic("mcp", "timeline chart-demo --still")
     assert isinstance(timeline, Timeline) and timeline.live is False

@@ -87,14 +87,14 @@ def test_stats_equal_what_the_history_holds(session):
 
 
 def test_the_same_numbers_from_mj_stats_the_magic_and_the_sidebar(session):
-    from IPython.testing.globalipapp import start_ipython
+    from IPython.core.interactiveshell import InteractiveShell
 
     from mcp_jupyter.lab._snapshot import connection_entry
 
     by_history = session.history.stats().to_dataframe()
     assert mj.stats(session).to_dataframe().equals(by_history)
     assert mj.stats("stats-demo").to_dataframe().equals(by_history)
-    shell = start_ipython()
+    shell = InteractiveShell.instance()  # start_ipython() answers None once another test started one
     shell.run_line_magic("load_ext", "mcp_jupyter")
     assert shell.run_line_magic("mcp", "stats stats-demo").to_dataframe().equals(by_history)
 
