@@ -5,14 +5,17 @@ import React, { useState } from 'react';
 
 import * as codegen from '../codegen';
 import { IMcpChannel } from '../tokens';
-import { IConnectionView } from '../view';
+import { IConnectionView, ITrafficView } from '../view';
 import { ICellActions } from './actions';
 import { Icon } from './Icon';
 import { Section } from './Section';
 import { Tasks } from './Tasks';
 import { useTrans } from './translation';
 
-/** A connection, expanded until collapsed; "Explore" writes `%mcp explore NAME`. */
+/**
+ * A connection, expanded until collapsed; "Explore" writes `%mcp explore NAME`, "Timeline" writes
+ * `%mcp timeline NAME`. Its calls, errors and median latency show under the server's line.
+ */
 export function Connection(props: {
   view: IConnectionView;
   filtering: boolean;
@@ -59,6 +62,19 @@ export function Connection(props: {
         >
           {trans.__('Explore')}
         </button>
+        <button
+          className="mcpj-button mcpj-connection-timeline"
+          title={
+            actions.runs
+              ? trans.__('Insert and run %mcp timeline')
+              : trans.__('Insert %mcp timeline')
+          }
+          onClick={() =>
+            actions.write(codegen.timelineCode(view.name, actions.code))
+          }
+        >
+          {trans.__('Timeline')}
+        </button>
       </div>
       {open && (
         <div className="mcpj-connection-body">
@@ -69,6 +85,7 @@ export function Connection(props: {
           <div className="mcpj-detail mcpj-connection-counts">
             {view.counts}
           </div>
+          {view.traffic && <Traffic traffic={view.traffic} />}
           {view.error && <div className="mcpj-error">{view.error}</div>}
           {view.sections.map(section => (
             <Section
@@ -86,6 +103,35 @@ export function Connection(props: {
             actions={actions}
           />
         </div>
+      )}
+    </div>
+  );
+}
+
+/** "12 calls · 1 error · median 3.4 ms": the errors framed in the theme's error colour when there are any. */
+function Traffic(props: { traffic: ITrafficView }): JSX.Element {
+  const { traffic } = props;
+  const { info } = traffic;
+  return (
+    <div
+      className="mcpj-detail mcpj-row mcpj-connection-traffic"
+      title={traffic.title}
+      data-calls={info.calls}
+      data-errors={info.errors}
+      data-median-ms={info.median_ms ?? ''}
+    >
+      <span className="mcpj-traffic-calls">{traffic.calls}</span>
+      <span
+        className={
+          info.errors > 0
+            ? 'mcpj-tag mcpj-traffic-errors mcpj-traffic-failed'
+            : 'mcpj-traffic-errors'
+        }
+      >
+        {traffic.errors}
+      </span>
+      {traffic.median && (
+        <span className="mcpj-traffic-median">{traffic.median}</span>
       )}
     </div>
   );
