@@ -37,6 +37,8 @@ def test_the_timeline_tutorial_runs(run_notebook):
     assert "tools/call" in stats and "p95 ms" in stats and "fail" in stats
     per_tool = cell_text(by_source["per_tool = mj.stats(demo, everything).tools"])
     assert "simulate-research-query" in per_tool and "add" in per_tool
+    glance = cell_text(by_source["demo.history.summary()"])  # what the sidebar shows per connection
+    assert "'calls'" in glance and "'errors'" in glance and "'median_ms'" in glance
     [plot] = by_source["demo.history.stats().plot()"].outputs
     assert VEGALITE in plot["data"]
     assert "tools/call" in cell_text(by_source["%mcp stats everything"])

@@ -49,32 +49,20 @@ export function Connection(props: {
         </span>
         <span className="mcpj-tag">{view.transport}</span>
         <span className="mcpj-status">{status}</span>
-        <button
-          className="mcpj-button mcpj-connection-explore"
-          title={
-            actions.runs
-              ? trans.__('Insert and run %mcp explore')
-              : trans.__('Insert %mcp explore')
-          }
-          onClick={() =>
-            actions.write(codegen.exploreCode(view.name, actions.code))
-          }
-        >
-          {trans.__('Explore')}
-        </button>
-        <button
-          className="mcpj-button mcpj-connection-timeline"
-          title={
-            actions.runs
-              ? trans.__('Insert and run %mcp timeline')
-              : trans.__('Insert %mcp timeline')
-          }
-          onClick={() =>
-            actions.write(codegen.timelineCode(view.name, actions.code))
-          }
-        >
-          {trans.__('Timeline')}
-        </button>
+        <WriteButton
+          className="mcpj-connection-explore"
+          label={trans.__('Explore')}
+          code={codegen.exploreCode(view.name, actions.code)}
+          command="%mcp explore"
+          actions={actions}
+        />
+        <WriteButton
+          className="mcpj-connection-timeline"
+          label={trans.__('Timeline')}
+          code={codegen.timelineCode(view.name, actions.code)}
+          command="%mcp timeline"
+          actions={actions}
+        />
       </div>
       {open && (
         <div className="mcpj-connection-body">
@@ -134,5 +122,31 @@ function Traffic(props: { traffic: ITrafficView }): JSX.Element {
         <span className="mcpj-traffic-median">{traffic.median}</span>
       )}
     </div>
+  );
+}
+
+/** A connection's button that writes `code` (run or only inserted, as the setting says: its tooltip
+ * names `command`). */
+function WriteButton(props: {
+  className: string;
+  label: string;
+  code: string;
+  command: string;
+  actions: ICellActions;
+}): JSX.Element {
+  const trans = useTrans();
+  const { actions } = props;
+  return (
+    <button
+      className={`mcpj-button ${props.className}`}
+      title={
+        actions.runs
+          ? trans.__('Insert and run %1', props.command)
+          : trans.__('Insert %1', props.command)
+      }
+      onClick={() => actions.write(props.code)}
+    >
+      {props.label}
+    </button>
   );
 }
