@@ -68,6 +68,7 @@ def _wire_the_parts_loaded_on_first_need() -> None:
 
 _wire_the_parts_loaded_on_first_need()
 
+
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
     "connect": "client",
@@ -89,6 +90,8 @@ _LAZY = {
     "History": "client",
     "Task": "client",
     "diff": "testing",  # what two connections offer differently
+    "timeline": "display",  # the traffic of connections on one time axis (a live chart)
+    "stats": "display",  # per-method and per-tool calls, errors, latency, bytes
     "runtime": "runtime",
     # serving notebook functions (mcp_jupyter.serving; mj.serve is its function serve)
     "tool": "serving",

@@ -56,6 +56,7 @@ __all__ = [
     "CONNECTION_EVENTS",
     "CONNECTION_TESTING",
     "RICH_DISPLAY",
+    "HISTORY_VIEWS",
     "repr_html",
     "repr_mimebundle",
 ]
@@ -338,6 +339,22 @@ class RichDisplay(Protocol):
 
 
 RICH_DISPLAY: Hook[RichDisplay] = Hook("rich display", part=DISPLAY)
+
+
+class HistoryViews(Protocol):
+    """``history.timeline()`` and ``history.stats()`` of a connection's history and of the in-kernel
+    server's (``mj.server.history``): pictures and tables the display layer draws."""
+
+    def timeline(self, history: Any, *, live: bool | None = None, title: str | None = None) -> Any:
+        """The history as a timeline (``mj.timeline`` with one source)."""
+        ...
+
+    def stats(self, history: Any) -> Any:
+        """Per-method and per-tool statistics of the history."""
+        ...
+
+
+HISTORY_VIEWS: Hook[HistoryViews] = Hook("the timeline and statistics", part=DISPLAY)
 
 
 def repr_html(obj: object) -> str | None:

@@ -81,6 +81,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._wording",
             "mcp_jupyter._icons",
             "mcp_jupyter._frontmatter",
+            # spans and marks: the model of protocol traffic the timeline and statistics read
+            "mcp_jupyter._traffic",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -105,6 +107,8 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._version",
             "mcp_jupyter._frontmatter",
             "mcp_jupyter._compat.*",
+            # mj.server.history: its spans, and its timeline()/stats() (drawn through a hook)
+            "mcp_jupyter._traffic",
         ],
     ),
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package;

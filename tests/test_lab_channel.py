@@ -621,3 +621,54 @@ def test_tasks_are_live_in_the_snapshot_and_cancelled_from_the_channel_while_blo
     lab.send({"type": "task.cancel", "connection": "nope", "id": task_id})
     error = lab.message("the refusal", lambda d: d.get("type") == "task.error", since=mark)
     assert error["connection"] == "nope" and "no connection named 'nope'" in error["message"]
+
+
+@pytest.mark.kernel
+def test_calls_reach_the_sidebar_as_traffic_while_their_cell_still_runs(
+    lab: LabFrontend, tmp_path: Path
+) -> None:
+    """Calls change no listing, so no snapshot follows them: the kernel sends their numbers in a
+    ``traffic`` message (lab/_traffic_updates.py), also while the cell that makes them blocks."""
+    start(lab)
+    lab.snapshot("the demo connection", lambda s: connection(s) and connection(s)["traffic"]["calls"] >= 1)
+    mark = len(lab.received)
+    cell = lab.execute(
+        "import os, time\nfor i in range(3):\n    conn.call('add', a=i, b=i)\nconn.call('fail')\n"
+        "while not os.path.exists('release'):  # held until the test saw the numbers\n    time.sleep(0.05)"
+    )
+
+    def moved(data: dict) -> bool:
+        numbers = data.get("connections", {}).get("demo", {})
+        return data.get("type") == "traffic" and numbers.get("errors") == 1
+
+    seen = lab.message("the calls' traffic while the cell blocks", moved, since=mark)["connections"]["demo"]
+    assert cell not in lab.finished  # the cell still runs: it was sent beside it
+    (tmp_path / "release").touch()
+    lab.wait_for("the released cell", lambda: cell in lab.finished)
+    summary = json.loads(lab.run("import json\nprint(json.dumps(conn.history.summary()))"))
+    assert seen == summary  # no request since: what was sent is what the history holds
+
+
+def test_traffic_is_sent_only_when_a_history_moved() -> None:
+    """One look per interval costs a comparison of counters while nothing happens."""
+    import mcp_jupyter as mj
+    from mcp_jupyter.demo import create_server
+    from mcp_jupyter.lab._traffic_updates import message_if_moved
+
+    try:
+        conn = mj.connect("glance", create_server(), mode="legacy")  # recorded: JSON-RPC in memory
+        first = message_if_moved()
+        assert first is not None and first["type"] == "traffic"
+        assert first["connections"]["glance"] == conn.history.summary()
+        assert message_if_moved() is None  # nothing moved since
+        conn.call("add", a=1, b=2)
+        conn.call("fail")
+        moved = message_if_moved()
+        # (the first call also lists the tools, to check its arguments)
+        assert moved["connections"]["glance"]["calls"] >= first["connections"]["glance"]["calls"] + 2
+        assert moved["connections"]["glance"]["errors"] == 1
+        assert moved["connections"]["glance"] == conn.history.summary()
+        conn.close()
+        assert "glance" not in message_if_moved()["connections"]  # a connection went: sent again
+    finally:
+        mj.disconnect_all()

@@ -119,9 +119,11 @@ MJ_ALL = [
     "serve",
     "server",
     "skill",
+    "stats",  # issue 30: per-method and per-tool statistics of connections
     "task_cancelled",
     "task_elicit",
     "task_status",
+    "timeline",  # issue 30: the traffic of connections on one time axis
     "tool",
     "unload_ipython_extension",
 ]

@@ -28,7 +28,8 @@ import {
   IPageInfo,
   ISnapshot,
   KernelMessage,
-  parseKernelMessage
+  parseKernelMessage,
+  withTraffic
 } from './messages';
 import { CHANNEL_TARGET, IMcpChannel, IMcpChannels, PROTOCOL } from './tokens';
 
@@ -211,6 +212,10 @@ export class McpChannel implements IMcpChannel {
     if (msg?.type === 'snapshot') {
       const { type: _, ...snapshot } = msg;
       this._snapshot = snapshot;
+      this._snapshotChanged.emit(this._snapshot);
+    } else if (msg?.type === 'traffic' && this._snapshot) {
+      // Calls change no listing, so the kernel sends their numbers apart from its snapshots.
+      this._snapshot = withTraffic(this._snapshot, msg.connections);
       this._snapshotChanged.emit(this._snapshot);
     } else if (msg?.type === 'error') {
       console.warn(

@@ -96,6 +96,17 @@ export function exploreCode(
   return `${IMPORT}${conn(connection)}.explore()`;
 }
 
+/** "Timeline": the connection's live timeline (`%mcp timeline NAME`). */
+export function timelineCode(
+  connection: string,
+  options: ICodeOptions = {}
+): string {
+  if (plain(connection)) {
+    return magic(`%mcp timeline ${connection}`, options.magics);
+  }
+  return `${IMPORT}mj.timeline(${conn(connection)})`;
+}
+
 /**
  * "Result" on a task: wait for its end and show the tool's result (always Python: a task id is
  * whatever the server chose, and `%mcp task result` would split or expand it).

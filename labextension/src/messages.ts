@@ -95,6 +95,16 @@ export interface ITaskInfo {
   gone: boolean;
 }
 
+/** A connection's traffic at a glance (mcp_jupyter/lab/_snapshot.py `traffic`: `conn.history.summary()`). */
+export interface ITrafficInfo {
+  /** Requests the notebook sent on it (as far as its history reaches). */
+  calls: number;
+  /** Those that failed: tool errors, protocol errors, timeouts. */
+  errors: number;
+  /** The median latency of the answered ones, in milliseconds (null before the first answer). */
+  median_ms: number | null;
+}
+
 /** One live (or dead) connection of the kernel, as the kernel's snapshot describes it. */
 export interface IConnectionInfo {
   name: string;
@@ -116,6 +126,8 @@ export interface IConnectionInfo {
   prompts: IPromptInfo[];
   /** Its tasks, newest first (optional: older kernels do not send them). */
   tasks?: ITaskInfo[];
+  /** Its traffic at a glance (optional: older kernels do not send it). */
+  traffic?: ITrafficInfo | null;
 }
 
 /** A server found in a config file (mcp.json, Claude Desktop, Cursor, VS Code). */
@@ -302,6 +314,13 @@ export interface ITaskErrorMessage {
   message: string;
 }
 
+/** `traffic`: the connections' traffic moved since the last snapshot (mcp_jupyter/lab/_traffic_updates.py). */
+export interface ITrafficMessage {
+  type: 'traffic';
+  /** Per connection name. */
+  connections: Record<string, ITrafficInfo>;
+}
+
 /** A server the MCP Registry lists, as the kernel describes it for Find servers (lab/_registry.py). */
 export interface IRegistryServer {
   /** Its registry name (reverse DNS with one slash: `io.github.owner/name`). */
@@ -345,6 +364,7 @@ export type KernelMessage =
   | ISnapshotMessage
   | IAnswerErrorMessage
   | ITaskErrorMessage
+  | ITrafficMessage
   | IRegistryResultsMessage
   | IChannelErrorMessage
   | IAppResponseMessage
@@ -546,13 +566,68 @@ function parseRegistryResults(value: JsonRecord): IRegistryResultsMessage {
   };
 }
 
+/** Traffic numbers the views can print, or null for anything else (a count that is not a number). */
+export function parseTraffic(value: unknown): ITrafficInfo | null {
+  if (!isObject(value)) {
+    return null;
+  }
+  const count = (v: unknown): number | null =>
+    typeof v === 'number' && Number.isFinite(v) && v >= 0
+      ? Math.floor(v)
+      : null;
+  const calls = count(value.calls);
+  const errors = count(value.errors);
+  if (calls === null || errors === null) {
+    return null;
+  }
+  const median = value.median_ms;
+  return {
+    calls,
+    errors,
+    median_ms:
+      typeof median === 'number' && Number.isFinite(median) && median >= 0
+        ? median
+        : null
+  };
+}
+
+function parseTrafficMessage(value: JsonRecord): ITrafficMessage {
+  const connections: Record<string, ITrafficInfo> = {};
+  if (isObject(value.connections)) {
+    for (const [name, info] of Object.entries(value.connections)) {
+      const traffic = parseTraffic(info);
+      if (traffic) {
+        connections[name] = traffic;
+      }
+    }
+  }
+  return { type: 'traffic', connections };
+}
+
+/** `snapshot` with the connections' traffic replaced by `traffic`'s (a new object; connections it
+ * does not name keep theirs). */
+export function withTraffic(
+  snapshot: ISnapshot,
+  traffic: Record<string, ITrafficInfo>
+): ISnapshot {
+  return {
+    ...snapshot,
+    connections: snapshot.connections.map(c =>
+      Object.prototype.hasOwnProperty.call(traffic, c.name)
+        ? { ...c, traffic: traffic[c.name] }
+        : c
+    )
+  };
+}
+
 function parseConnection(value: JsonRecord): IConnectionInfo {
   const connection = value as unknown as IConnectionInfo;
   return {
     ...connection,
     tasks: list<unknown>(value.tasks)
       .map(parseTask)
-      .filter((task): task is ITaskInfo => task !== null)
+      .filter((task): task is ITaskInfo => task !== null),
+    traffic: parseTraffic(value.traffic)
   };
 }
 
@@ -643,6 +718,8 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
             id: text(data.id),
             outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped'
           };
+    case 'traffic':
+      return parseTrafficMessage(data);
     case 'registry.results':
       return data.id === undefined || data.id === null
         ? null

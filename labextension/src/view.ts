@@ -11,7 +11,8 @@ import {
   ISamplingPayload,
   ISnapshot,
   ITaskInfo,
-  IToolInfo
+  IToolInfo,
+  ITrafficInfo
 } from './messages';
 import { svgRefusal } from './svg';
 
@@ -117,8 +118,55 @@ export interface IConnectionView {
   sections: ISectionView[];
   /** Its tasks, newest first (the Tasks section). */
   tasks: ITaskInfo[];
+  /** Its traffic at a glance (null when the kernel sent none). */
+  traffic: ITrafficView | null;
   /** Whether the filter matched anything here (the connection's own name counts). */
   matches: boolean;
+}
+
+/** A connection's traffic as the sidebar prints it: "12 calls · 1 error · median 3.4 ms". */
+export interface ITrafficView {
+  /** The numbers, as the kernel sent them. */
+  info: ITrafficInfo;
+  calls: string;
+  errors: string;
+  /** "median 3.4 ms" ('' before the first answer). */
+  median: string;
+  /** The tooltip: what the numbers count. */
+  title: string;
+}
+
+/** A latency for reading at a glance: "0.42 ms", "3.4 ms", "27 ms", "1.3 s". */
+export function latencyText(
+  ms: number,
+  trans: TranslationBundle = ENGLISH
+): string {
+  if (ms >= 1000) {
+    return trans.__('%1 s', (ms / 1000).toFixed(1));
+  }
+  if (ms >= 10) {
+    return trans.__('%1 ms', Math.round(ms).toString());
+  }
+  return trans.__('%1 ms', ms.toFixed(ms >= 1 ? 1 : 2));
+}
+
+/** What the sidebar prints of a connection's traffic. */
+export function trafficView(
+  info: ITrafficInfo,
+  trans: TranslationBundle = ENGLISH
+): ITrafficView {
+  return {
+    info,
+    calls: trans._n('%1 call', '%1 calls', info.calls),
+    errors: trans._n('%1 error', '%1 errors', info.errors),
+    median:
+      info.median_ms === null
+        ? ''
+        : trans.__('median %1', latencyText(info.median_ms, trans)),
+    title: trans.__(
+      'Requests the notebook sent on this connection (its history), those that failed (tool errors, protocol errors, timeouts) and the median time to their answers'
+    )
+  };
 }
 
 /** A section's title ("Tools", ...). */
@@ -304,6 +352,7 @@ export function connectionView(
     error: clip(c.error, LIMITS.description),
     sections: views,
     tasks: c.tasks ?? [],
+    traffic: c.traffic ? trafficView(c.traffic, trans) : null,
     matches: own || views.some(s => s.items.length > 0)
   };
 }

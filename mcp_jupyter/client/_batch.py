@@ -1,12 +1,20 @@
-"""Batch calls (``conn.map``): one tool over many inputs, concurrently, in order."""
+"""Batch calls (``conn.map``): one tool over many inputs, concurrently, in order.
+
+Each row's latency (seconds from sending its call to its result or failure) is kept: a result's
+``latency_ms``, and a ``latency_ms`` column in a DataFrame result, so the slow rows can be sorted
+out. The calls of one map are one batch in the protocol history (client/_operations.py), which the
+timeline draws as a group.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import _hooks as hooks
 from ..errors import MCPJupyterError
+from . import _operations as operations
 
 __all__ = ["map_tool", "map_rows"]
 
@@ -34,23 +42,30 @@ async def map_rows(
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)
+    latencies: list[float | None] = [None] * len(rows)
     limiter = anyio.Semaphore(concurrency)
     from ._features.tools import call_tool
 
     await session.find("tools", tool)  # fail once, clearly, before launching many calls
+    clock = time.perf_counter
 
     async def one(index: int) -> None:
         async with limiter:
+            started = clock()
             try:
                 results[index] = await call_tool(session, tool, rows[index], timeout, None, False)
             except MCPJupyterError as exc:
                 results[index] = exc
+            latencies[index] = (clock() - started) * 1000
             if on_done is not None:
                 on_done()
 
-    async with anyio.create_task_group() as tg:
-        for index in range(len(rows)):
-            tg.start_soon(one, index)
+    with operations.batch(tool, len(rows)):
+        async with anyio.create_task_group() as tg:
+            for index in range(len(rows)):
+                tg.start_soon(one, index)
+    for result, latency in zip(results, latencies, strict=True):
+        result.latency_ms = latency
     return results
 
 
@@ -71,6 +86,7 @@ def _finish(rows: list[dict], frame: Any, results: list[Any], errors: str, as_da
     out["error"] = [
         str(r) if isinstance(r, BaseException) else (r.text if r.is_error else None) for r in results
     ]
+    out["latency_ms"] = [getattr(r, "latency_ms", None) for r in results]
     return out
 
 

@@ -4,6 +4,13 @@ The SDK's ``message_handler`` sees only incoming notifications, so traffic is re
 on the transport's two streams (:class:`Recording`, the first of a connection's transport layers:
 ``_transport_layers.py``).
 
+Each entry also keeps what the timeline and the statistics need (``conn.history.timeline()``,
+``.stats()``; client/_spans.py turns entries into spans): the tool, resource or prompt a request
+names, whether a result was a tool error, the task a message speaks of, when a request was cancelled,
+the call it belongs to (client/_operations.py) and when a person was asked while the notebook
+answered a server's request. They are read from the message's fields as it passes (dict look-ups,
+no serialization).
+
 History is bounded by messages *and* bytes (:class:`History`): a message whose JSON is larger than
 ``max_message_bytes`` is kept as a summary (method, id, direction, size and the first
 :data:`PREVIEW_BYTES` bytes of its JSON, ``truncated=True``) unless ``full_capture`` is on,
@@ -26,7 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _hooks as hooks
+from .._traffic import TrafficViews
 from .._wording import counted
+from . import _operations
 from ._transport_layers import Layer, LayeredTransport
 
 __all__ = [
@@ -77,6 +86,22 @@ class HistoryEntry:
     _json: bytes | None = field(default=None, repr=False)  # the message as serialized once
     _size: int | None = field(default=None, repr=False)
     _cost: int = field(default=0, repr=False)  # what it counts against History.max_bytes
+    # -- for the timeline and the statistics (client/_spans.py) --------------------------------
+    #: the tool, prompt (params.name) or resource (params.uri) a request names
+    target: str | None = field(default=None, repr=False)
+    #: a result with ``isError: true``
+    is_error: bool = field(default=False, repr=False)
+    #: (taskId, status) when the message speaks of a task (a created task, a poll's answer, a status)
+    task: tuple[str, str] | None = field(default=None, repr=False)
+    #: the call a request this side sent belongs to (client/_operations.py)
+    op: Any = field(default=None, repr=False)
+    #: a request's answer (its response or error entry), once it came
+    answer: HistoryEntry | None = field(default=None, repr=False)
+    #: when a request was cancelled (``notifications/cancelled``), by either side
+    cancelled: float | None = field(default=None, repr=False)
+    #: a server's request: when a person was asked and answered, ``[(asked, answered), ...]``
+    waits: list[tuple[float, float]] | None = field(default=None, repr=False)
+    _view: Any = field(default=None, repr=False)  # previews, computed once when first drawn
 
     @property
     def message(self) -> dict:
@@ -125,7 +150,7 @@ def _serialize(message: Any) -> bytes:
     return json.dumps(data, separators=(",", ":"), default=str).encode()
 
 
-class History:
+class History(TrafficViews):
     """The recorded traffic of one connection, oldest first, bounded by messages and by bytes.
 
     Settings (per connection, ``conn.history.<name> = value``; they apply to messages recorded
@@ -151,7 +176,10 @@ class History:
         max_bytes: int = DEFAULT_MAX_BYTES,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         full_capture: bool = False,
+        name: str = "",
     ) -> None:
+        self.name = name  # the connection's: the timeline's lane
+        self.version = 0  # counts what was recorded: a live timeline redraws when it moves
         self._entries: deque[HistoryEntry] = deque()
         self._pending: dict[Any, HistoryEntry] = {}
         self._lock = threading.Lock()  # recording runs on the runtime thread, reading anywhere
@@ -207,6 +235,7 @@ class History:
             self._entries.clear()
             self._pending.clear()
             self.nbytes = 0
+            self.version += 1
 
     def record(self, direction: str, item: Any) -> None:
         """Record one ``SessionMessage`` (or a parse error the transport surfaced)."""
@@ -227,6 +256,11 @@ class History:
         entry = HistoryEntry(direction, kind, method, msg_id, now)
         if error is not None:
             entry.error = f"{getattr(error, 'code', '')} {getattr(error, 'message', '')}".strip()
+        data = fields.get("params") if method is not None else fields.get("result")
+        if isinstance(data, dict):
+            _note_facts(entry, data)
+        if kind == "request" and direction == "send":
+            entry.op = _operations.current()
         wire = getattr(item, WIRE_JSON, None)
         self._measure(entry, message, wire)
         if wire is None and direction == "send" and entry._json is not None:
@@ -247,6 +281,14 @@ class History:
                     entry.method = request.method
                     entry.duration = now - request.time
                     request.duration = entry.duration
+                    request.answer = entry
+            elif method == "notifications/cancelled" and isinstance(data, dict):
+                # Our cancellation of our request waits for an answer from the other side (recv).
+                cancelled = self._pending.get(
+                    ("recv" if direction == "send" else "send", data.get("requestId"))
+                )
+                if cancelled is not None and cancelled.cancelled is None:
+                    cancelled.cancelled = now
                 elif direction == "recv" and msg_id is not None:
                     self.unsolicited += 1
                     unsolicited = self.unsolicited
@@ -270,7 +312,20 @@ class History:
     def _append(self, entry: HistoryEntry) -> None:
         self._entries.append(entry)
         self.nbytes += entry._cost
+        self.version += 1
         self._trim()
+
+    def note_waits(self, request_id: Any, waits: list[tuple[float, float]], op: Any = None) -> None:
+        """A person was asked (``waits``: ``[(asked, answered), ...]``) while the notebook answered the
+        server's request ``request_id``; or, for a 2026-07-28 ``input_required`` round (the request
+        is embedded in a result, not sent), during the call ``op``."""
+        with self._lock:
+            request = self._pending.get(("send", request_id))
+            if request is not None and request.direction == "recv":
+                request.waits = [*(request.waits or ()), *waits]
+            elif op is not None:
+                op.waits = [*(op.waits or ()), *waits]
+            self.version += 1
 
     def _trim(self) -> None:
         """Drop the oldest entries until both limits hold (the newest entry always stays)."""
@@ -337,8 +392,39 @@ class History:
                 fh.write(text)
         return text
 
+    def traffic(self) -> Any:
+        """The kept messages as spans and marks (``mcp_jupyter._traffic.Traffic``): one span per
+        request from sent to answered, one per task, a mark per notification. What ``.timeline()``
+        draws and ``.stats()`` counts."""
+        from ._spans import traffic
+
+        return traffic(self)
+
+    def summary(self) -> dict[str, Any]:
+        """At a glance: ``calls`` this side made, ``errors`` among them (tool errors, protocol
+        errors, timeouts), the median latency of the answered ones (``median_ms``, None before the
+        first answer); what the JupyterLab sidebar shows per connection."""
+        from ._spans import summary
+
+        return summary(self)
+
     def __repr__(self) -> str:
         return f"<History: {counted(len(self), 'message')}, {self.nbytes:,} of {self._max_bytes:,} bytes>"
+
+
+def _note_facts(entry: HistoryEntry, data: dict) -> None:
+    """What the timeline needs from a message's params or result: its target, a tool error, a task."""
+    if entry.kind == "request":
+        target = data.get("name") or data.get("uri")
+        if isinstance(target, str):
+            entry.target = target
+        return
+    if data.get("isError") is True:
+        entry.is_error = True
+    task = data.get("task") if isinstance(data.get("task"), dict) else data
+    task_id = task.get("taskId")
+    if task_id is not None and (entry.kind != "notification" or entry.method == "notifications/tasks/status"):
+        entry.task = (str(task_id), str(task.get("status") or ""))
 
 
 def fields_of(message: Any) -> dict[str, Any]:

@@ -230,6 +230,8 @@ class ToolResult:
     server: str | None = None
     raw: Any = field(default=None, repr=False)
     arguments: dict | None = field(default=None, repr=False)  # what the tool was called with
+    #: milliseconds from sending the call to its result (set by ``conn.map`` for each row)
+    latency_ms: float | None = field(default=None, repr=False, compare=False)
     # (outputSchema, structured, problems) of the last schema check: see schema_errors()
     _checked: tuple | None = field(default=None, init=False, repr=False, compare=False)
 

@@ -124,7 +124,10 @@ class Broker:
 
     async def _human_text(self, request: ConsentRequest, policy: Policy) -> Decision:
         if request.route == "stdin":
-            text = await _in_thread(stdin_prompt, f"[{request.server}] your reply: ", timeout=policy.timeout)
+            with request.asking_person():
+                text = await _in_thread(
+                    stdin_prompt, f"[{request.server}] your reply: ", timeout=policy.timeout
+                )
             return Decision("answer", content=text)
         if request.route == "card":
             return await request.wait(policy.timeout)
@@ -135,12 +138,13 @@ class Broker:
         if request.route == "card":
             return await request.wait(policy.timeout)
         if request.route == "stdin":
-            reply = await _in_thread(
-                stdin_prompt,
-                f"[{request.server}] the model ({draft.model}) answered:\n{draft.text}\n{_calls_text(draft)}"
-                "send it to the server? [Y]es / [n]o / or type a replacement: ",
-                timeout=policy.timeout,
-            )
+            with request.asking_person():
+                reply = await _in_thread(
+                    stdin_prompt,
+                    f"[{request.server}] the model ({draft.model}) answered:\n{draft.text}\n"
+                    f"{_calls_text(draft)}send it to the server? [Y]es / [n]o / or type a replacement: ",
+                    timeout=policy.timeout,
+                )
             choice = reply.strip()
             if choice.lower() in ("", "y", "yes"):
                 return Decision("answer", content=draft.text)
@@ -374,7 +378,8 @@ class Broker:
         if stdin_available():
             request.route = "stdin"
             try:
-                return await _in_thread(_stdin_decision, request, policy.timeout)
+                with request.asking_person():
+                    return await _in_thread(_stdin_decision, request, policy.timeout)
             except StdinUnavailable as exc:
                 return cancel(str(exc))
         request.route = "headless"

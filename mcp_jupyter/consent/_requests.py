@@ -16,7 +16,9 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +30,7 @@ __all__ = [
     "accept",
     "answer",
     "approve",
+    "asked_here",
     "cancel",
     "decline",
     "looks_secret",
@@ -36,6 +39,22 @@ __all__ = [
 ]
 
 _ids = itertools.count(1)
+# The requests created while a collector is set (see asked_here): how a connection learns how long a
+# person took over the server request it is answering, without the consent layer knowing connections.
+_asked: ContextVar[list[ConsentRequest] | None] = ContextVar("mcp_jupyter_consent_asked", default=None)
+
+
+@contextmanager
+def asked_here() -> Iterator[list[ConsentRequest]]:
+    """Collect the consent requests created inside the block (in this context: the task answering
+    one server request); their :attr:`ConsentRequest.waits` say when a person was asked."""
+    asked: list[ConsentRequest] = []
+    token = _asked.set(asked)
+    try:
+        yield asked
+    finally:
+        _asked.reset(token)
+
 
 _SECRET = re.compile(
     r"pass(word|phrase|code)?\b|passwd|\bpin\b|secret|token|api[\s_-]?key|private[\s_-]?key|"
@@ -201,6 +220,8 @@ class ConsentRequest:
     :attr:`roots` (``[{"uri", "name"}]``: what a ``roots/list`` under policy ``ask`` would share).
     :attr:`state` moves ``waiting`` -> (sampling: ``generating`` -> ``review``) -> ``done``;
     listeners added with :meth:`on_change` are called (on any thread) after each change.
+    :attr:`waits` holds the ``(asked, answered)`` times (epoch seconds) of each wait for a person
+    (a card, a prompt), so the protocol timeline shows a person's time apart from the machine's.
     """
 
     def __init__(self, server: str, feature: str, params: Any, *, models: list[str] | None = None) -> None:
@@ -219,6 +240,7 @@ class ConsentRequest:
         self.outcome: Decision | None = None
         self.tools: list[SamplingTool] = []
         self.tool_choice: str | None = None
+        self.waits: list[tuple[float, float]] = []
         self._listeners: list[Callable[[ConsentRequest], None]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -230,6 +252,9 @@ class ConsentRequest:
             self._read_roots(params)
         else:
             self._read_elicitation(params)
+        collector = _asked.get()
+        if collector is not None:
+            collector.append(self)
 
     # -- views of the request ----------------------------------------------------------------
     def _read_sampling(self, p: Any) -> None:
@@ -381,6 +406,15 @@ class ConsentRequest:
         return self.decide(cancel(reason))
 
     # -- waiting (runtime loop only) ---------------------------------------------------------
+    @contextmanager
+    def asking_person(self) -> Iterator[None]:
+        """A person is being asked (a card, a prompt): the time spent inside goes into :attr:`waits`."""
+        asked = time.time()
+        try:
+            yield
+        finally:
+            self.waits.append((asked, time.time()))
+
     async def wait(self, timeout: float) -> Decision:
         """Wait (on the runtime loop) for the next decision; ``cancel("timed out")`` after ``timeout``."""
         loop = asyncio.get_running_loop()
@@ -392,7 +426,8 @@ class ConsentRequest:
         if early is not None:
             return early
         try:
-            return await asyncio.wait_for(asyncio.shield(future), timeout)
+            with self.asking_person():
+                return await asyncio.wait_for(asyncio.shield(future), timeout)
         except asyncio.TimeoutError:
             return cancel(f"no answer within {timeout:g} s")
         finally:

@@ -281,10 +281,12 @@ def _watch() -> None:
     from mcp_jupyter.consent._core import broker
 
     from ._inbox import install_presenter
+    from ._traffic_updates import follow
 
     hooks.CONNECTION_EVENTS.provide(lambda _event, _name: changed())
     broker.on_new_request(lambda _request: changed())
     install_presenter()
+    follow()  # each connection's calls, errors and median latency, fresh between snapshots
 
 
 # -- outgoing --------------------------------------------------------------------------------------

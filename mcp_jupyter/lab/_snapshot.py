@@ -29,6 +29,7 @@ __all__ = [
     "inbox_item",
     "magics_loaded",
     "task_entries",
+    "traffic",
     "LIST_TIMEOUT",
     "TASKS_SHOWN",
 ]
@@ -200,7 +201,19 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
         "counts": {kind: len(items[kind]) for kind in _KINDS},
         **items,
         "tasks": task_entries(listed.get("tasks", []), listed.get("tools")),
+        # at a glance, from the protocol history: requests sent, errors among them, median latency
+        "traffic": traffic(conn),
     }
+
+
+def traffic(conn: Any) -> dict[str, Any]:
+    """``{"calls", "errors", "median_ms"}`` of the requests the notebook sent on ``conn``
+    (``conn.history.summary()``; errors are tool errors, protocol errors and timeouts; ``median_ms``
+    is None before the first answer)."""
+    try:
+        return conn.history.summary()
+    except Exception:  # noqa: BLE001 - the sidebar shows the rest without it
+        return {"calls": 0, "errors": 0, "median_ms": None}
 
 
 def _tool(tool: Any) -> dict[str, Any]:

@@ -39,6 +39,8 @@ from typing import Any
 
 from mcp.server.mcpserver import Context
 
+from ._served_history import note_running
+
 # Set by the server's request middleware when the caller is this kernel itself (see same_process).
 run_beside_cell: ContextVar[bool] = ContextVar("mcp_jupyter_run_beside_cell", default=False)
 
@@ -113,12 +115,14 @@ class MainThreadExecutor:
 
     async def _run_here(self, fn: Callable[..., Any], kwargs: dict[str, Any], output: ToolOutput) -> Any:
         if inspect.iscoroutinefunction(fn):
+            note_running()
             return await fn(**kwargs)
         import anyio.to_thread
 
         return await anyio.to_thread.run_sync(functools.partial(self._run_sync, fn, kwargs, output))
 
     def _run_sync(self, fn: Callable[..., Any], kwargs: dict[str, Any], output: ToolOutput) -> Any:
+        note_running()  # the served history tells waiting for the kernel from running
         self.busy.set()
         try:
             with capture_output(output):
@@ -129,6 +133,7 @@ class MainThreadExecutor:
     async def _run_async(self, fn: Callable[..., Any], kwargs: dict[str, Any], output: ToolOutput) -> Any:
         # No output capture here: redirecting sys.stdout across awaits would also swallow what
         # other tasks (an async cell, another call) print in the meantime.
+        note_running()
         return await fn(**kwargs)
 
 

@@ -54,6 +54,7 @@ from ._results import (
     schema_friendly_signature,
 )
 from ._same_process import client_port_is_ours
+from ._served_history import ServedHistory
 from ._skills import ServedSkill, SkillCatalog, build_skill, skills_extension
 from ._tasks import TaskRunner, note_started, tasks_extension
 
@@ -98,6 +99,8 @@ class NotebookServer(MCPServer):
         self.bus = ThreadSafeSubscriptionBus()
         self.connections = ConnectionTracker(self.bus)
         self.errors: deque[ServedError] = deque(maxlen=50)
+        # What clients asked of the notebook's functions, and how long they ran (mj.server.history).
+        self.history = ServedHistory()
         self.executor = MainThreadExecutor(kernel_main_loop())
         self._registry_lock = threading.Lock()
         self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serving/_tasks.py)
@@ -139,6 +142,16 @@ class NotebookServer(MCPServer):
         self.log_levels.apply(ctx.session)
         if ctx.method in SERVED_METHODS and self._sent_by_this_kernel(ctx):
             run_beside_cell.set(True)  # this task (and the handler it awaits) only
+        call, recording = self.history.begin(ctx)  # mj.server.history: who asked what, how long it ran
+        try:
+            result = await self._answer(ctx, call_next)
+        except BaseException as error:
+            self.history.end(call, recording, error=error)
+            raise
+        self.history.end(call, recording, result=result)
+        return result
+
+    async def _answer(self, ctx: Any, call_next: Callable[[Any], Any]) -> Any:
         if ctx.method != "tools/call":
             return await call_next(ctx)
         printed: list[str] = []

@@ -5,14 +5,17 @@ import React, { useState } from 'react';
 
 import * as codegen from '../codegen';
 import { IMcpChannel } from '../tokens';
-import { IConnectionView } from '../view';
+import { IConnectionView, ITrafficView } from '../view';
 import { ICellActions } from './actions';
 import { Icon } from './Icon';
 import { Section } from './Section';
 import { Tasks } from './Tasks';
 import { useTrans } from './translation';
 
-/** A connection, expanded until collapsed; "Explore" writes `%mcp explore NAME`. */
+/**
+ * A connection, expanded until collapsed; "Explore" writes `%mcp explore NAME`, "Timeline" writes
+ * `%mcp timeline NAME`. Its calls, errors and median latency show under the server's line.
+ */
 export function Connection(props: {
   view: IConnectionView;
   filtering: boolean;
@@ -46,19 +49,20 @@ export function Connection(props: {
         </span>
         <span className="mcpj-tag">{view.transport}</span>
         <span className="mcpj-status">{status}</span>
-        <button
-          className="mcpj-button mcpj-connection-explore"
-          title={
-            actions.runs
-              ? trans.__('Insert and run %mcp explore')
-              : trans.__('Insert %mcp explore')
-          }
-          onClick={() =>
-            actions.write(codegen.exploreCode(view.name, actions.code))
-          }
-        >
-          {trans.__('Explore')}
-        </button>
+        <WriteButton
+          className="mcpj-connection-explore"
+          label={trans.__('Explore')}
+          code={codegen.exploreCode(view.name, actions.code)}
+          command="%mcp explore"
+          actions={actions}
+        />
+        <WriteButton
+          className="mcpj-connection-timeline"
+          label={trans.__('Timeline')}
+          code={codegen.timelineCode(view.name, actions.code)}
+          command="%mcp timeline"
+          actions={actions}
+        />
       </div>
       {open && (
         <div className="mcpj-connection-body">
@@ -69,6 +73,7 @@ export function Connection(props: {
           <div className="mcpj-detail mcpj-connection-counts">
             {view.counts}
           </div>
+          {view.traffic && <Traffic traffic={view.traffic} />}
           {view.error && <div className="mcpj-error">{view.error}</div>}
           {view.sections.map(section => (
             <Section
@@ -88,5 +93,60 @@ export function Connection(props: {
         </div>
       )}
     </div>
+  );
+}
+
+/** "12 calls · 1 error · median 3.4 ms": the errors framed in the theme's error colour when there are any. */
+function Traffic(props: { traffic: ITrafficView }): JSX.Element {
+  const { traffic } = props;
+  const { info } = traffic;
+  return (
+    <div
+      className="mcpj-detail mcpj-row mcpj-connection-traffic"
+      title={traffic.title}
+      data-calls={info.calls}
+      data-errors={info.errors}
+      data-median-ms={info.median_ms ?? ''}
+    >
+      <span className="mcpj-traffic-calls">{traffic.calls}</span>
+      <span
+        className={
+          info.errors > 0
+            ? 'mcpj-tag mcpj-traffic-errors mcpj-traffic-failed'
+            : 'mcpj-traffic-errors'
+        }
+      >
+        {traffic.errors}
+      </span>
+      {traffic.median && (
+        <span className="mcpj-traffic-median">{traffic.median}</span>
+      )}
+    </div>
+  );
+}
+
+/** A connection's button that writes `code` (run or only inserted, as the setting says: its tooltip
+ * names `command`). */
+function WriteButton(props: {
+  className: string;
+  label: string;
+  code: string;
+  command: string;
+  actions: ICellActions;
+}): JSX.Element {
+  const trans = useTrans();
+  const { actions } = props;
+  return (
+    <button
+      className={`mcpj-button ${props.className}`}
+      title={
+        actions.runs
+          ? trans.__('Insert and run %1', props.command)
+          : trans.__('Insert %1', props.command)
+      }
+      onClick={() => actions.write(props.code)}
+    >
+      {props.label}
+    </button>
   );
 }

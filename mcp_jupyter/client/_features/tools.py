@@ -77,7 +77,10 @@ class ToolsFeature:
         ``inputs`` is an iterable of argument dicts or a pandas DataFrame (one call per row).
         ``errors="raise"`` raises the first failure after all calls finish; ``"collect"`` puts
         the exception in its place. With a DataFrame input (or ``as_dataframe=True``) the
-        result is a DataFrame of the inputs plus ``result``, ``is_error`` and ``error`` columns.
+        result is a DataFrame of the inputs plus ``result``, ``is_error``, ``error`` and
+        ``latency_ms`` columns (sort by it to find the slow rows); otherwise each result (and each
+        collected exception) has a ``latency_ms`` attribute. The calls are one group on
+        ``conn.history.timeline()``.
         A progress bar is shown in notebooks (``progress_bar=False`` hides it).
 
         For inputs too large for one kernel (millions of rows, or a slow server), ``mj.dask.map``

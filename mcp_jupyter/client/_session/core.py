@@ -68,7 +68,7 @@ class Session:
         self.inbox = Inbox(name, self.listings, subscriptions)
         self.listen = ListenStream(subscriptions, self.inbox.warnings)
         self.arguments = ArgumentChecker(name, self.inbox.warn)
-        self.history = History()
+        self.history = History(name=name)
         self.history.on_unsolicited = self.inbox.on_unsolicited
         self.close_hooks: list[Callable[[Any], None]] = []  # e.g. the registry forgetting the connection
         self.recorders: list[Callable[..., None]] = []  # conn.record(): told of each call, read, prompt

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import errors as E
+from .. import _operations as operations
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
@@ -245,13 +246,20 @@ class Deadlines:
         deadline = Deadline(idle, total, self, progress)
         active = self.active
         active.add(deadline)
+        # The call the requests sent inside belong to, for the history (client/_operations.py).
+        op, token = operations.begin()
         try:
             with _cancel_scope() as scope:
                 deadline.attach(scope)
                 with MappedErrors(translate, doing, idle):
                     return await send(deadline)
+            op.timed_out = True
             raise E.RequestTimeout(deadline.explain(where, doing), server=server)
+        except asyncio.CancelledError:
+            op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
+            raise
         finally:
+            operations.end(op, token)
             active.discard(deadline)
 
     def pausing(self, callback: Callable) -> Callable:

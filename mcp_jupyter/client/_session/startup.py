@@ -21,6 +21,7 @@ from ...consent import callbacks_for  # at import time (main thread): cards find
 from ...runtime import runtime
 from .._history import Recording
 from .._icon_guard import IconGuard
+from .._operations import noting_waits
 from .._result_type import ResultTypeDefault
 from .._tasks import ClientTaskLayer, dispatch_with
 from .._transport_layers import LayeredTransport
@@ -294,7 +295,7 @@ class Owner:
 
         quiet_sdk()
         session = self.session
-        inbox, pausing = session.inbox, session.deadlines.pausing
+        inbox, pausing, history = session.inbox, session.deadlines.pausing, session.history
         # Without the user's own callables, every request goes through the consent layer (policy,
         # card or prompt, audit); so every connection advertises sampling, elicitation and roots.
         sampling, elicitation, list_roots = callbacks_for(session)
@@ -304,8 +305,12 @@ class Owner:
             mode=session.mode,
             logging_callback=inbox.on_log,
             message_handler=inbox.on_message,
-            sampling_callback=pausing(adapt_callback(user_sampling, arity=2) or sampling),
-            elicitation_callback=pausing(adapt_callback(user_elicitation, arity=2) or elicitation),
+            sampling_callback=pausing(
+                noting_waits(adapt_callback(user_sampling, arity=2) or sampling, history)
+            ),
+            elicitation_callback=pausing(
+                noting_waits(adapt_callback(user_elicitation, arity=2) or elicitation, history)
+            ),
             list_roots_callback=self._noting_roots_request(adapt_callback(user_roots, arity=1) or list_roots)
             if self.offers_roots
             else None,

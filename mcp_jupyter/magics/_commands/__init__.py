@@ -22,6 +22,7 @@ from mcp_jupyter.magics._commands import listings  # noqa: F401
 from mcp_jupyter.magics._commands import calls  # noqa: F401
 from mcp_jupyter.magics._commands import tasks  # noqa: F401
 from mcp_jupyter.magics._commands import utilities  # noqa: F401
+from mcp_jupyter.magics._commands import traffic  # noqa: F401
 from mcp_jupyter.magics._commands import consent  # noqa: F401
 from mcp_jupyter.magics._commands import testing  # noqa: F401
 from mcp_jupyter.magics._commands import widgets  # noqa: F401
