@@ -27,6 +27,8 @@ PYTEST_ARGS ?=
 # PYTEST_WORKERS=0 runs everything in one process.
 PYTEST_WORKERS ?= 2
 INSTALL_JOBS ?= 4
+# The Python install `make test` runs: $(STAMPS)/docs in CI, which builds the docs next (see that rule).
+TEST_INSTALL ?= $(STAMPS)/test
 PYTEST_PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 DOCS_OUT := docs/_build/html
 # The JupyterLab extension's sources and its build output (see "The JupyterLab extension" below).
@@ -68,9 +70,13 @@ $(STAMPS)/bench: pyproject.toml $(STAMPS)/test
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,bench]"
 	@mkdir -p $(STAMPS) && touch $@
 
-$(STAMPS)/docs: pyproject.toml $(STAMPS)/test
+# The docs' packages with the tests' in one pip run (one resolution, one editable build): it leaves both stamps,
+# so `.ci/run` installs it in place of the tests' alone (TEST_INSTALL) and `make docs` installs nothing more.
+$(STAMPS)/docs: pyproject.toml $(LABEXT) | $(PY)
+	$(FORGET_OLD_NAME)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,docs]"
-	@mkdir -p $(STAMPS) && touch $@
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@mkdir -p $(STAMPS) && touch $@ $(STAMPS)/test
 
 # Published servers built on the 1.x MCP SDK (they crash on 2.x) get a venv of their own.
 MCP1_VENV := .venv-mcp1
@@ -149,11 +155,11 @@ lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 # clone most of them wait on the registries, and only the pip install has to wait for another (the extension
 # build). --durations=25 lists the slowest tests, so a test that grows slow is seen.
 test:
-	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
+	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(TEST_INSTALL) node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
 	$(PY) -m pytest -ra --durations=25 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 fast-test:
-	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
+	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(TEST_INSTALL) node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
 	$(PY) -m pytest -ra --durations=25 -m "not browser and not slow" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # The extension's TypeScript: Prettier (formatting) then ESLint (the JupyterLab extension template's rules, no `any`).

@@ -65,13 +65,44 @@ SLOW_MODULES = {
 SLOW_DIRECTORIES = {"conformance"}
 
 
+# The order the two workers take whole modules in (`make test`: -n 2 --dist loadfile). The longest module first
+# (the Binder build and its tutorials, a third of the run), so it never starts near the end and runs alone; then
+# the browser tests as one block, so each worker starts its package-scoped JupyterLab and Chromium once rather
+# than again each time it comes back to tests/browser after other modules; then the other slow modules, then the
+# modules that start kernels or run notebooks (also the longest of `make fast-test`); the many short modules
+# last, to even out the end of the run.
+LONGEST_MODULE = "test_binder.py"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the collection order below for xdist: its loadfile scheduler otherwise sorts modules by test count."""
+    config.option.loadscopereorder = False
+
+
+def _run_rank(item: pytest.Item, path: Path, folders: tuple[str, ...]) -> int:
+    if path.name == LONGEST_MODULE:
+        return 0
+    if "browser" in folders:
+        return 1
+    if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(folders):
+        return 2
+    if item.get_closest_marker("kernel") or "run_notebook" in getattr(item, "fixturenames", ()):
+        return 3
+    return 4
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them)."""
+    """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them), and
+    order the modules as LONGEST_MODULE's comment says (a stable sort: each module's tests stay in order)."""
     tests = Path(__file__).resolve().parent
+    module_rank: dict[Path, int] = {}
     for item in items:
         path = Path(item.fspath).resolve()
-        if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(path.relative_to(tests).parts[:-1]):
+        folders = path.relative_to(tests).parts[:-1]
+        if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(folders):
             item.add_marker(pytest.mark.slow)
+        module_rank[path] = min(module_rank.get(path, 4), _run_rank(item, path, folders))
+    items.sort(key=lambda item: module_rank[Path(item.fspath).resolve()])
 
 
 def free_port() -> int:

@@ -14,6 +14,8 @@ from .conftest import save_executed_tutorial
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02-magics.ipynb"
 
+pytestmark = pytest.mark.kernel
+
 
 def output_text(cell) -> str:
     """Everything a cell showed: streams, plain text and HTML, joined."""
