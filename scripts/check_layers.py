@@ -72,7 +72,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._schema",
             "mcp_jupyter._views",
             "mcp_jupyter._version",
-            "mcp_jupyter._handoff",
+            "mcp_jupyter._oauth_handoff",
             "mcp_jupyter._escaping",
             "mcp_jupyter._wording",
             "mcp_jupyter._icons",
@@ -106,11 +106,11 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
     ("demo", ["mcp_jupyter.demo.*"], []),
     # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
-    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._handoff
+    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._oauth_handoff
     (
         "server_extension",
         ["mcp_jupyter.server_extension.*"],
-        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping", "mcp_jupyter._version"],
+        ["mcp_jupyter.errors", "mcp_jupyter._oauth_handoff", "mcp_jupyter._escaping", "mcp_jupyter._version"],
     ),
 ]
 

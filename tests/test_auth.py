@@ -373,8 +373,8 @@ def test_the_sign_in_card() -> None:
 
 def test_jupyter_route_redirect_through_handoff(server: RunningServer) -> None:
     """In JupyterLab with the server extension, the redirect URI is the Jupyter route; the route hands the
-    query to this kernel with mcp_jupyter._handoff.deliver (called here as the route calls it)."""
-    from mcp_jupyter import _handoff as handoff
+    query to this kernel with mcp_jupyter._oauth_handoff.deliver (called here as the route calls it)."""
+    from mcp_jupyter import _oauth_handoff as handoff
     from mcp_jupyter.client import auth
 
     # As JupyterLab sends it: PageConfig.getBaseUrl() is an absolute URL.
@@ -463,7 +463,7 @@ def test_unreachable_metadata_names_the_discovery_step() -> None:
 
 def test_jupyter_route_chosen_when_the_hello_arrives_after_connect_began(server: RunningServer) -> None:
     """``import mcp_jupyter`` and ``mj.connect`` in one cell: JupyterLab's hello comes a moment later."""
-    from mcp_jupyter import _handoff as handoff
+    from mcp_jupyter import _oauth_handoff as handoff
     from mcp_jupyter.client import auth
 
     page = {"origin": "http://127.0.0.1:8888", "base_url": "/", "server_extension": True}

@@ -35,7 +35,7 @@ async def map_rows(
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)
     limiter = anyio.Semaphore(concurrency)
-    from ._features.tools import call_tool
+    from ._mixins.tools import call_tool
 
     await session.find("tools", tool)  # fail once, clearly, before launching many calls
 

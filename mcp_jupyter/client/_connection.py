@@ -1,7 +1,7 @@
 """A connection to one MCP server: the public sync/async API of mcp_jupyter.
 
 :class:`Connection` is a small facade built from one part per MCP feature (tools, resources,
-prompts, utilities; :mod:`mcp_jupyter.client._features`) over a loop-side
+prompts, utilities; :mod:`mcp_jupyter.client._mixins`) over a loop-side
 :class:`~mcp_jupyter.client._session.Session` that owns the SDK client on the runtime thread.
 Every request method exists as ``aname`` (awaitable from any event loop) and ``name`` (blocking),
 the second derived from the first (:mod:`mcp_jupyter.client._twins`).
@@ -16,9 +16,9 @@ from .. import _extending as extending
 from .. import _icons as icons
 from .. import _views as views
 from ..runtime import runtime
-from ._features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
-from ._features.tasks import TasksFeature
 from ._history import History
+from ._mixins import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
+from ._mixins.tasks import TasksFeature
 from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
 from ._results import LogEntry
 from ._session import (

@@ -302,14 +302,14 @@ class ToolResult:
           table with the columns ``region`` and ``amount``.
         - Text that is a Python literal (a server that sends ``str(rows)``) is parsed with
           ``ast.literal_eval``, which builds plain values and never runs code, up to
-          ``mcp_jupyter.client._frames.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
+          ``mcp_jupyter.client._dataframes.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
           its repr and in ``df.attrs["parsed_from"]`` (``"python literal"``).
 
         Anything else raises ``ValueError`` saying why it is not a table and the call (or
         attribute) that gets the data instead; a suggested call is checked to work before the
         message offers it.
         """
-        from ._frames import to_dataframe
+        from ._dataframes import to_dataframe
 
         return to_dataframe(self.data, self.text, field, header, self.content)
 
@@ -391,7 +391,7 @@ class ResourceResult:
         import pandas as pd
 
         from . import _tabular as tabular
-        from ._frames import read_csv
+        from ._dataframes import read_csv
 
         if tabular.is_csv(self.mime_type):
             return read_csv(self.text or "")

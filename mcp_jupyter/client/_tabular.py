@@ -6,7 +6,7 @@ person sees as a table is a table in code too. The shapes:
 
 - **Structured data** (``structuredContent``, else the text parsed as JSON): a list of records
   (objects) or rows (lists), or an object holding one (:func:`shape`, :func:`structured_rows`;
-  ``client/_frames.py`` has the rest of ``to_dataframe``'s rules for data).
+  ``client/_dataframes.py`` has the rest of ``to_dataframe``'s rules for data).
 - **A JSON object per text block** (a SQL server answering a row per block: ``result.text`` joins
   them as JSON Lines), or text blocks of JSON Lines (:func:`text_records`).
 - **A run of short plain text blocks**, at least :data:`MERGE_MIN_BLOCKS` of them: one ``text``

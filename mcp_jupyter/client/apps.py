@@ -228,7 +228,7 @@ async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, An
             f"the app may not call tool {name!r}: the server lists no such tool with visibility 'app'",
             server=record.tool.server,
         )
-    from ._features.tools import call_tool
+    from ._mixins.tools import call_tool
     from ._session import CONNECTION_DEFAULT
 
     return await call_tool(

@@ -8,7 +8,7 @@
 - :mod:`.deadlines`: per-request timeouts and the mapping of SDK failures onto our exceptions;
 - :mod:`.incoming`: notifications, logs, warnings;
 - :mod:`.listen`: the 2026-07-28 ``subscriptions/listen`` stream;
-- :mod:`.quiet`: keeping the SDK's log records and deprecation warnings out of cells.
+- :mod:`.sdk_noise`: keeping the SDK's log records and deprecation warnings out of cells.
 """
 
 from .arguments import quick_check

@@ -23,7 +23,7 @@ from .._icon_guard import DropInvalidIcons
 from .._result_type import DefaultResultType
 from .._tasks import ClientTaskTransport, dispatch_with
 from .._transports import StderrCapture, check_command
-from .quiet import quiet_sdk
+from .sdk_noise import quiet_sdk
 
 DEFAULT_ROOTS_WAIT = 2.0
 """Seconds connect waits for a handshake-era server's first ``roots/list`` when roots are offered."""

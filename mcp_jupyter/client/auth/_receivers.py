@@ -3,7 +3,7 @@
 Three ways, tried in this order (docs/auth.md, "Where the redirect goes"):
 
 - the Jupyter server's route ``{base_url}mcp-jupyter/oauth/callback``, which hands the query to the
-  kernel that expects its ``state`` (:mod:`mcp_jupyter._handoff`); used when JupyterLab told the
+  kernel that expects its ``state`` (:mod:`mcp_jupyter._oauth_handoff`); used when JupyterLab told the
   kernel (over the lab channel) that the server extension answers. Works on JupyterHub and Binder,
   where a kernel's own ports are unreachable from the browser;
 - a one-shot listener on ``127.0.0.1`` (plain IPython, scripts, a kernel without the extension);
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from ..._handoff import CALLBACK_PARAMS, CALLBACK_PATH
+from ..._oauth_handoff import CALLBACK_PARAMS, CALLBACK_PATH
 
 __all__ = [
     "CALLBACK_ROUTE",
@@ -56,7 +56,7 @@ def jupyter_redirect_uri() -> str | None:
         return None
     if not page or not page.get("server_extension") or not page.get("origin"):
         return None
-    from ... import _handoff as handoff
+    from ... import _oauth_handoff as handoff
 
     if not handoff.available():
         return None

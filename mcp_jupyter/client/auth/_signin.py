@@ -242,7 +242,7 @@ class Browser:
         scope = anyio.CancelScope()
         self._cleanup.append(scope.cancel)
         if self.via == "jupyter":
-            from ... import _handoff as handoff
+            from ... import _oauth_handoff as handoff
 
             ticket = handoff.expect(state)
 
