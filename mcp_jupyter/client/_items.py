@@ -16,8 +16,18 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from .. import _icons as icon_rules
 from .. import _views as views
-from .. import errors as E
 from .._wording import counted
+from ..errors import (
+    ConnectionFailed,
+    MCPJupyterError,
+    NotFound,
+    PromptNotFound,
+    ResourceNotFound,
+    SkillNotFound,
+    ToolNotFound,
+    did_you_mean,
+    suggest,
+)
 from . import _uri_template as uri_template
 from .apps import ToolUi, tool_ui
 from .apps import visibility as meta_visibility
@@ -92,13 +102,13 @@ class Item:
         conn = self._connection_ref() if self._connection_ref is not None else None
         what = f"{type(self).__name__.lower()} {self.key!r}"
         if conn is None:
-            raise E.ConnectionFailed(
+            raise ConnectionFailed(
                 f"this {what} is not attached to an open connection; list it again from one, "
                 "e.g. mj.get_connection(name).tools[...]",
                 server=self.server,
             )
         if conn.status in ("closed", "dead", "failed"):
-            raise E.ConnectionFailed(
+            raise ConnectionFailed(
                 f"this connection was closed ({self.server!r} is {conn.status}); this {what} belongs to it. "
                 f"List it again from the current connection: mj.get_connection({self.server!r})",
                 server=self.server,
@@ -181,7 +191,7 @@ class Tool(Item):
         conn = self._connection_ref() if self._connection_ref is not None else None
         try:
             listed = conn.resources.get(uri) if conn is not None else None
-        except (E.MCPJupyterError, RuntimeError):  # closed, no resources, or on the runtime thread
+        except (MCPJupyterError, RuntimeError):  # closed, no resources, or on the runtime thread
             return None
         return getattr(getattr(listed, "raw", None), "meta", None)
 
@@ -387,7 +397,7 @@ class Listing(Sequence, Generic[ItemT]):
     """An ordered, read-only collection of tools/resources/... indexable by position or key."""
 
     kind: ClassVar[str] = "item"
-    not_found: ClassVar[type[E.NotFound]] = E.NotFound
+    not_found: ClassVar[type[NotFound]] = NotFound
     columns: ClassVar[tuple[str, ...]] = ()  # the item fields shown as table columns, in order
     computed: ClassVar[tuple[str, ...]] = ()  # the columns :meth:`_computed` adds after them
 
@@ -410,8 +420,8 @@ class Listing(Sequence, Generic[ItemT]):
         except KeyError:
             where = f" on server {self.server!r}" if self.server else ""
             raise self.not_found(
-                f"no {self.kind} {key!r}{where}; {E.did_you_mean(str(key), self._by_key)}",
-                suggestions=E.suggest(str(key), self._by_key),
+                f"no {self.kind} {key!r}{where}; {did_you_mean(str(key), self._by_key)}",
+                suggestions=suggest(str(key), self._by_key),
                 server=self.server or None,
             ) from None
 
@@ -461,7 +471,7 @@ class Tools(Listing[Tool]):
     host may hand to a model."""
 
     kind = "tool"
-    not_found = E.ToolNotFound
+    not_found = ToolNotFound
     columns = ("name", "title", "description")
     computed = ("arguments", "annotations", "visibility")
 
@@ -483,7 +493,7 @@ class Resources(Listing[Resource]):
     """The concrete resources of a server (indexable by URI)."""
 
     kind = "resource"
-    not_found = E.ResourceNotFound
+    not_found = ResourceNotFound
     columns = ("uri", "name", "title", "mime_type", "size", "description")
 
 
@@ -491,7 +501,7 @@ class ResourceTemplates(Listing[ResourceTemplate]):
     """The resource templates of a server (indexable by URI template or name)."""
 
     kind = "resource template"
-    not_found = E.ResourceNotFound
+    not_found = ResourceNotFound
     columns = ("uri_template", "name", "title", "mime_type", "description")
 
     def __init__(self, items: Sequence[ResourceTemplate], server: str = "") -> None:
@@ -504,7 +514,7 @@ class Prompts(Listing[Prompt]):
     """The prompts of a server."""
 
     kind = "prompt"
-    not_found = E.PromptNotFound
+    not_found = PromptNotFound
     columns = ("name", "title", "description")
     computed = ("arguments",)
 
@@ -516,7 +526,7 @@ class Skills(Listing[Skill]):
     """The skills of a server (indexable by name or by ``SKILL.md`` URI). Listing reads no file."""
 
     kind = "skill"
-    not_found = E.SkillNotFound
+    not_found = SkillNotFound
     columns = ("name", "description", "uri")
     computed = ("files",)
 

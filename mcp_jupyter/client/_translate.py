@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import errors as E
+from ..errors import (
+    AuthorizationFailed,
+    ConnectionFailed,
+    MCPJupyterError,
+    ProtocolError,
+    RequestTimeout,
+    ServerExited,
+)
 
 try:
     _BaseExceptionGroup = BaseExceptionGroup  # type: ignore[name-defined]
@@ -68,7 +75,7 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
     from mcp.shared.exceptions import MCPError
 
     exc = unwrap_group(exc)
-    if isinstance(exc, (E.MCPJupyterError, KeyboardInterrupt, anyio.get_cancelled_exc_class())):
+    if isinstance(exc, (MCPJupyterError, KeyboardInterrupt, anyio.get_cancelled_exc_class())):
         return exc
     signin = _from_signin(exc, failure)
     if signin is not None:
@@ -82,25 +89,23 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
     if isinstance(exc, TimeoutError):
         return _from_timeout(failure)
     if isinstance(exc, FileNotFoundError):
-        return E.ConnectionFailed(
+        return ConnectionFailed(
             f"could not start {failure.where}: {exc.strerror or exc}; check the command and that it is installed",
             server=failure.server,
         )
     if isinstance(exc, PermissionError):
-        return E.ConnectionFailed(
-            f"could not start {failure.where}: permission denied", server=failure.server
-        )
+        return ConnectionFailed(f"could not start {failure.where}: permission denied", server=failure.server)
     http_message = _describe_http_error(exc, failure)
     if http_message:
-        return E.ConnectionFailed(http_message, server=failure.server)
+        return ConnectionFailed(http_message, server=failure.server)
     if type(exc).__name__ == "ValidationError" and type(exc).__module__.startswith("pydantic"):
-        return E.ProtocolError(
+        return ProtocolError(
             f"{failure.where} sent an invalid message while {failure.doing}: {str(exc)[:500]}",
             server=failure.server,
         )
     if failure.connecting:
         return _connect_failure(exc, failure)
-    return E.MCPJupyterError(
+    return MCPJupyterError(
         f"{failure.where}: {type(exc).__name__} while {failure.doing}: {exc}",
         server=failure.server,
         stderr=failure.stderr,
@@ -110,14 +115,14 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
 def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
     name, where = failure.server, failure.where
     if exc.code == CONNECTION_CLOSED and failure.connecting:
-        return E.ConnectionFailed(
+        return ConnectionFailed(
             f"{where} exited (or closed the connection) before completing the MCP handshake; "
             f"{_stderr_hint(failure)}, fix the cause and connect again",
             server=name,
             stderr=failure.stderr,
         )
     if exc.code == CONNECTION_CLOSED:
-        return E.ServerExited(
+        return ServerExited(
             f"{where} closed the connection while {failure.doing} (the process exited or crashed); "
             f"{_stderr_hint(failure)}, fix the cause and reconnect with mj.connect({name!r}, ...)",
             server=name,
@@ -125,12 +130,12 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
         )
     if exc.code == REQUEST_TIMEOUT:
         seconds = f"{failure.timeout:g} s" if failure.timeout is not None else "its timeout"
-        return E.RequestTimeout(
+        return RequestTimeout(
             f"{where} did not answer within {seconds} while {failure.doing}; the request was cancelled. "
             "Pass timeout=<seconds> for a longer wait.",
             server=name,
         )
-    return E.ProtocolError(
+    return ProtocolError(
         f"{where} answered with error {exc.code} while {failure.doing}: {exc.message}",
         code=exc.code,
         data=exc.data,
@@ -177,7 +182,7 @@ def _refused(failure: Failure) -> BaseException:
             "pass headers={'Authorization': 'Bearer <token>'} or auth=... (e.g. auth=mj.OAuth(client_id=...)); "
             "in %mcp connect: --header 'Authorization: Bearer <token>' or --auth"
         )
-    return E.AuthorizationFailed(message, step="credentials", status=status, server=name)
+    return AuthorizationFailed(message, step="credentials", status=status, server=name)
 
 
 def _sent(failure: Failure) -> str:
@@ -228,7 +233,7 @@ def _from_signin(exc: BaseException, failure: Failure) -> BaseException | None:
         message = f"signing in to {failure.where} stopped: {text}"
     else:
         message = f"signing in to {failure.where} failed at the {step} step: {_redact(text)}"
-    return E.AuthorizationFailed(message, step=step, server=failure.server)
+    return AuthorizationFailed(message, step=step, server=failure.server)
 
 
 def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
@@ -238,7 +243,7 @@ def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
         fetching = f" (fetching {exc.request.url.copy_with(query=None)})"  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - not an HTTP error, or no request attached
         fetching = ""
-    return E.AuthorizationFailed(
+    return AuthorizationFailed(
         f"signing in to {failure.where} failed at the {step} step: {type(exc).__name__}: "
         f"{_redact(str(exc))}{fetching}",
         step=step,
@@ -268,13 +273,13 @@ def _stderr_hint(failure: Failure) -> str:
 
 def _from_timeout(failure: Failure) -> BaseException:
     if failure.connecting:
-        return E.ConnectionFailed(
+        return ConnectionFailed(
             f"{failure.where} did not complete the MCP handshake within {failure.connect_timeout:g} s; is it an "
             "MCP server speaking over this transport? (connect_timeout=... allows a slower start)",
             server=failure.server,
             stderr=failure.stderr,
         )
-    return E.RequestTimeout(
+    return RequestTimeout(
         f"{failure.where} did not answer within the timeout while {failure.doing}", server=failure.server
     )
 
@@ -287,7 +292,7 @@ def _connect_failure(exc: BaseException, failure: Failure) -> BaseException:
         if failure.stdio
         else ""
     )
-    return E.ConnectionFailed(
+    return ConnectionFailed(
         f"could not connect to {failure.where}: {detail}{hint}", server=failure.server, stderr=failure.stderr
     )
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import errors as E
+from ..errors import MCPJupyterError, ToolNotFound
 
 # What users read (docs/apps.md: ``apps.messages()``, ``apps.get(app_id).context``); register,
 # add_message, aread_app and acall_for_app are for the display and the lab channel, not users.
@@ -199,9 +199,9 @@ async def aread_app(conn: Any, uri: str) -> AppResource:
     result = await conn.aread(uri)
     item = next((c for c in result.contents if c.text is not None), None)
     if item is None:
-        raise E.MCPJupyterError(f"the app resource {uri!r} has no HTML text")
+        raise MCPJupyterError(f"the app resource {uri!r} has no HTML text")
     if item.mime_type and not item.mime_type.replace(" ", "").startswith("text/html"):
-        raise E.MCPJupyterError(f"the app resource {uri!r} is {item.mime_type}, not {APP_MIME_TYPE}")
+        raise MCPJupyterError(f"the app resource {uri!r} is {item.mime_type}, not {APP_MIME_TYPE}")
     ui = _ui_meta(getattr(item.raw, "meta", None))
     if not ui:  # the spec's fallback: the resources/list entry
         listed = (await conn.alist_resources()).get(uri)
@@ -224,7 +224,7 @@ async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, An
     if tool is None:
         tool = (await conn.alist_tools(refresh=True)).get(name)
     if tool is None or "app" not in tool.visibility:
-        raise E.ToolNotFound(
+        raise ToolNotFound(
             f"the app may not call tool {name!r}: the server lists no such tool with visibility 'app'",
             server=record.tool.server,
         )

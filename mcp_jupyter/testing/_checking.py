@@ -17,9 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from .. import errors as E
 from .._schema import make_validator, resolve_schema, schema_dialect
 from ..client import _uri_template as uri_template
+from ..errors import MCPJupyterError, ProtocolError
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 
@@ -253,7 +253,7 @@ class Checker:
                 await self.session.request("pinging", lambda _p: client.session.list_tools(), timeout=10.0)
             else:
                 await raw_request(self.session, "ping", None, timeout=10.0)
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             self.add("error", "server", "ping", f"ping failed: {exc}", "ping")
             return
         ms = (time.perf_counter() - start) * 1000
@@ -269,7 +269,7 @@ class Checker:
         while True:
             try:
                 page = await raw_request(self.session, method, {"cursor": cursor} if cursor else None)
-            except E.ProtocolError as exc:
+            except ProtocolError as exc:
                 if kind == "templates" and exc.code == -32601:
                     self.add(
                         "warning",
@@ -282,7 +282,7 @@ class Checker:
                 else:
                     self.add("error", kind, "list-failed", f"{method} failed: {exc}", "capabilities")
                 return items
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 self.add("error", kind, "list-failed", f"{method} failed: {exc}", "capabilities")
                 return items
             pages += 1
@@ -494,7 +494,7 @@ class Checker:
                 result = await raw_request(
                     self.session, "tools/call", {"name": name, "arguments": args}, timeout=_CALL_TIMEOUT
                 )
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 self.add(
                     "error",
                     name,
@@ -586,7 +586,7 @@ class Checker:
                 continue
             try:
                 result = await raw_request(self.session, "resources/read", {"uri": uri})
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 self.add("error", uri, "resource-unreadable", f"resources/read failed: {exc}", "reading")
                 continue
             contents = result.get("contents") if isinstance(result, dict) else None
@@ -629,7 +629,7 @@ class Checker:
         try:
             await owner.asubscribe(uri)
             await owner.aunsubscribe(uri)
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             self.session.subscriptions.pop(uri, None)
             self.add(
                 "error",
@@ -654,7 +654,7 @@ class Checker:
             params["context"] = {"arguments": context}
         try:
             result = await raw_request(self.session, "completion/complete", params)
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             return str(exc)
         values = (result.get("completion") or {}).get("values") if isinstance(result, dict) else None
         return values if isinstance(values, list) else "the result has no completion.values array"
@@ -761,11 +761,11 @@ class Checker:
                 return await raw_request(
                     self.session, "prompts/get", {"name": name, "arguments": attempt}
                 ), None
-            except E.ProtocolError as exc:
+            except ProtocolError as exc:
                 if failure is None:
                     severity = "warning" if exc.code == -32602 else "error"
                     failure = (severity, f"rendering with {json.dumps(attempt)[:200]} failed: {exc}")
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 return None, ("error", f"rendering failed: {exc}")
         return None, failure
 

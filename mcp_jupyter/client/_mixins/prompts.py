@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ... import errors as E
+from ...errors import InvalidArguments
 from .._items import Prompts
 from .._results import PromptResult
 from .._twins import blocking, on_runtime
@@ -44,7 +44,7 @@ class PromptsFeature:
         missing = [a for a in prompt.required if a not in args]
         if missing:
             unset = [a for a in missing if a in given]
-            raise E.InvalidArguments(
+            raise InvalidArguments(
                 f"prompt {name!r} on server {session.name!r} needs the argument(s) {', '.join(missing)}"
                 + (
                     f" ({', '.join(unset)} given as None, which means 'not given': pass a string)"

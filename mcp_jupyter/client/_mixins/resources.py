@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import errors as E
+from ...errors import ProtocolError
 from .._items import Resources, ResourceTemplates
 from .._results import ResourceResult
 from .._session import CONNECTION_DEFAULT
@@ -67,7 +67,7 @@ class ResourcesFeature:
         session.require_client()
         uri = str(uri)
         if not (session.capabilities.get("resources") or {}).get("subscribe"):
-            raise E.ProtocolError(
+            raise ProtocolError(
                 f"server {session.name!r} does not support resource subscriptions (capabilities.resources.subscribe)",
                 server=session.name,
             )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import errors as E
-from .. import _skills as S
+from ...errors import SkillVerificationFailed
 from .._items import LoadedSkill, Skill, Skills
+from .._skills import check_file, check_frontmatter, declared
 from .._twins import blocking, on_runtime
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
@@ -34,7 +34,7 @@ class SkillsFeature:
             return listings["skills"]
         client = session.require_client()
         entries: list = []
-        if S.declared(session.capabilities):
+        if declared(session.capabilities):
             from ..._compat.mcp_sdk import send_raw_request
 
             cursor = None
@@ -77,18 +77,18 @@ class SkillsFeature:
         try:
             text = await self._skill_file(skill, skill.uri, manifest)
             if not isinstance(text, str):
-                raise E.SkillVerificationFailed(
+                raise SkillVerificationFailed(
                     f"skill {skill.name!r}: {skill.uri} is binary; a SKILL.md is text",
                     skill=skill.name,
                     uri=skill.uri,
                     field="content",
                 )
-            frontmatter = S.check_frontmatter(skill.name, skill.uri, text, skill.frontmatter)
+            frontmatter = check_frontmatter(skill.name, skill.uri, text, skill.frontmatter)
             files: dict[str, str | bytes] = {skill.uri: text}
             for listed in skill.files:
                 if listed.uri not in files:
                     files[listed.uri] = await self._skill_file(skill, listed.uri, listed)
-        except E.SkillVerificationFailed as exc:
+        except SkillVerificationFailed as exc:
             exc.server = session.name
             raise
         return LoadedSkill(skill.name, skill.uri, text, files, frontmatter, session.name)
@@ -100,12 +100,12 @@ class SkillsFeature:
         result = await self.aread(uri)  # type: ignore[attr-defined]
         content: str | bytes | None = result.text if result.text is not None else result.blob
         if content is None:
-            raise E.SkillVerificationFailed(
+            raise SkillVerificationFailed(
                 f"skill {skill.name!r}: reading {uri} returned no content",
                 skill=skill.name,
                 uri=uri,
                 field="content",
             )
         if listed is not None:
-            S.check_file(skill.name, uri, content, listed.size, listed.digest)
+            check_file(skill.name, uri, content, listed.size, listed.digest)
         return content

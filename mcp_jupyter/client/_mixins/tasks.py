@@ -59,7 +59,7 @@ class TasksFeature:
         ``.to_dataframe()``; a task the server no longer knows keeps its last status."""
         import anyio
 
-        from ... import errors as E
+        from ...errors import MCPJupyterError
 
         session = self._session
         session.require_client()
@@ -73,7 +73,7 @@ class TasksFeature:
                     return
                 try:
                     await refresh(session, state)
-                except E.MCPJupyterError:
+                except MCPJupyterError:
                     pass  # shown with its last known status (TaskNotFound marks it gone)
 
             async with anyio.create_task_group() as group:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ... import errors as E
+from ...errors import ToolError
 from .._items import Tools
 from .._results import ToolResult
 from .._session import CONNECTION_DEFAULT, adapt_callback
@@ -141,7 +141,7 @@ async def call_tool(
         for recorder in session.recorders:
             recorder("call", name, args, result)
     if raise_on_error and result.is_error:
-        raise E.ToolError(
+        raise ToolError(
             f"tool {name!r} on server {session.name!r} returned an error: {result.text[:2000]}",
             result=result,
             server=session.name,

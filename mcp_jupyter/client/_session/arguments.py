@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ... import errors as E
+from ...errors import InvalidArguments, did_you_mean
 
 _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
@@ -168,7 +168,7 @@ class ArgumentChecker:
             f"{p}{'*' if p in tool.required else ''}: {describe_property(s, tool.input_schema)}"
             for p, s in tool.parameters.items()
         )
-        raise E.InvalidArguments(
+        raise InvalidArguments(
             f"arguments for tool {tool.name!r} on server {self.server!r} do not match its input schema: "
             + "; ".join(problems)
             + f". Expected ({'*' + ' = required' if tool.required else 'no required arguments'}): {expected or 'none'}",
@@ -185,7 +185,7 @@ class ArgumentChecker:
             elif key in tool.required:
                 from ..._schema import describe_property
 
-                raise E.InvalidArguments(
+                raise InvalidArguments(
                     f"argument {key!r} of tool {tool.name!r} on server {self.server!r} is required and "
                     f"its schema does not allow null, so it cannot be None (None means 'not given'); "
                     f"pass a value of type {describe_property(tool.parameters.get(key), tool.input_schema)}",
@@ -200,9 +200,9 @@ class ArgumentChecker:
         unknown = [key for key in args if key not in declared]
         for key in unknown:
             if not compiled.extras_allowed or difflib.get_close_matches(key, declared, n=1, cutoff=0.75):
-                raise E.InvalidArguments(
+                raise InvalidArguments(
                     f"tool {tool.name!r} on server {self.server!r} has no argument {key!r}; "
-                    f"{E.did_you_mean(key, declared)}",
+                    f"{did_you_mean(key, declared)}",
                     server=self.server,
                 )
         if tool.name not in self._warned_extras:

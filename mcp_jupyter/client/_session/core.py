@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ... import errors as E
+from ...errors import ConnectionFailed, ServerExited
 from .. import _events as events
 from .._history import History
 from .._stdio import DEFAULT_MAX_LINE_BYTES
@@ -196,13 +196,13 @@ class Session:
         client = self.owner_task.client
         if client is None or self._status != "connected":
             if self._status == "dead":
-                raise E.ServerExited(
+                raise ServerExited(
                     f"server {self.name!r} has exited or closed the connection; reconnect with "
                     f"mj.connect({self.name!r}, ...) or %mcp connect {self.name} ...",
                     server=self.name,
                     stderr=self.stderr_tail(),
                 )
-            raise E.ConnectionFailed(
+            raise ConnectionFailed(
                 f"connection {self.name!r} is {self._status}; reconnect with mj.connect({self.name!r}, ...)",
                 server=self.name,
             )
@@ -277,7 +277,7 @@ class Session:
             sent=self.spec.sent_credentials(),
         )
         error = translate(exc, failure)
-        if isinstance(error, E.ServerExited):
+        if isinstance(error, ServerExited):
             self.owner_task.on_eof()  # a request learned first that the server is gone
         return error
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ... import errors as E
+from ...errors import RequestTimeout
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
@@ -216,7 +216,7 @@ class Deadlines:
                 deadline.attach(scope)
                 with MappedErrors(translate, doing, idle):
                     return await send(on_progress)
-            raise E.RequestTimeout(deadline.explain(where, doing), server=server)
+            raise RequestTimeout(deadline.explain(where, doing), server=server)
         finally:
             active.discard(deadline)
 

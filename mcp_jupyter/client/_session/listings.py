@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import errors as E
+from ...errors import ProtocolError
 from .._items import LISTINGS
 
 METHOD_NOT_FOUND = -32601
@@ -41,7 +41,7 @@ class ListingCache(dict):
         if session.has_capability(capability):
             try:
                 items = await self._paginate(client, kind)
-            except E.ProtocolError as exc:
+            except ProtocolError as exc:
                 if exc.code != METHOD_NOT_FOUND:
                     raise
                 # A server may declare a capability and still not implement every list method
