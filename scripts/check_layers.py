@@ -78,6 +78,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._icons",
             "mcp_jupyter._extending",
             "mcp_jupyter._frontmatter",
+            "mcp_jupyter._protocol",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -100,6 +101,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._wording",
             "mcp_jupyter._version",
             "mcp_jupyter._frontmatter",
+            "mcp_jupyter._protocol",
             "mcp_jupyter._compat.*",
         ],
     ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._protocol import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from ..errors import (
     AuthorizationFailed,
     ConnectionFailed,
@@ -25,13 +26,7 @@ try:
 except NameError:  # Python 3.10
     from exceptiongroup import BaseExceptionGroup as _BaseExceptionGroup
 
-__all__ = ["Failure", "translate", "unwrap_group", "CONNECTION_CLOSED", "REQUEST_TIMEOUT"]
-
-CONNECTION_CLOSED = -32000
-"""MCPError code: the connection closed (the server process exited or dropped the connection)."""
-
-REQUEST_TIMEOUT = -32001
-"""MCPError code: the request timed out (the SDK has already sent ``notifications/cancelled``)."""
+__all__ = ["Failure", "translate", "unwrap_group"]
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mcp_jupyter import errors as E
+from mcp_jupyter._protocol import INVALID_PARAMS, METHOD_NOT_FOUND, SERVER_ERROR
 
 if TYPE_CHECKING:
     from mcp_jupyter.client.apps import AppRecord
@@ -35,11 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["install", "answer"]
 
 log = logging.getLogger(__name__)
-
-# JSON-RPC error codes the app sees.
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-SERVER_ERROR = -32000
 
 
 class AppError(Exception):

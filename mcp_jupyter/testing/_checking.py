@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._protocol import INVALID_PARAMS, METHOD_NOT_FOUND
 from .._schema import make_validator, resolve_schema, schema_dialect
 from ..client import _uri_template as uri_template
 from ..errors import MCPJupyterError, ProtocolError
@@ -270,7 +271,7 @@ class Checker:
             try:
                 page = await raw_request(self.session, method, {"cursor": cursor} if cursor else None)
             except ProtocolError as exc:
-                if kind == "templates" and exc.code == -32601:
+                if kind == "templates" and exc.code == METHOD_NOT_FOUND:
                     self.add(
                         "warning",
                         kind,
@@ -763,7 +764,7 @@ class Checker:
                 ), None
             except ProtocolError as exc:
                 if failure is None:
-                    severity = "warning" if exc.code == -32602 else "error"
+                    severity = "warning" if exc.code == INVALID_PARAMS else "error"
                     failure = (severity, f"rendering with {json.dumps(attempt)[:200]} failed: {exc}")
             except MCPJupyterError as exc:
                 return None, ("error", f"rendering failed: {exc}")

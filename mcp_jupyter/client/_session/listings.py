@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._protocol import METHOD_NOT_FOUND
 from ...errors import ProtocolError
 from .._items import LISTINGS
 
-METHOD_NOT_FOUND = -32601
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang a listing
 
 # Which cached kinds a list_changed notification makes stale.

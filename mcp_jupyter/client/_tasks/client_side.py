@@ -28,9 +28,10 @@ import datetime as dt
 import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
 from .._history import StreamProxy, WrappedTransport, fields_of
 
 __all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
@@ -43,55 +44,26 @@ TASK_CAPABILITY = {
 }
 _AUGMENTABLE = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
 _TASK_METHODS = ("tasks/get", "tasks/result", "tasks/list", "tasks/cancel")
-RELATED_TASK = "io.modelcontextprotocol/related-task"
+ERA = "2025-11-25"  # client-side tasks exist in this era only
 POLL_INTERVAL_MS = 500  # what the client suggests the server waits between tasks/get polls
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+@dataclass(eq=False, kw_only=True)
+class ClientTask(TaskRecord):
+    """One request the server asked this client to run as a task: the record plus the request's
+    method, its answer (or error) and the work's cancel scope."""
 
-
-@dataclass(eq=False)
-class ClientTask:
-    """One request the server asked this client to run as a task."""
-
-    id: str
     method: str
-    ttl: int | None
-    status: str = "working"
-    message: str | None = None
-    created: str = field(default_factory=_now)
-    updated: str = field(default_factory=_now)
+    poll_ms: int = POLL_INTERVAL_MS
     result: dict | None = None  # the request's result (wire JSON) once completed
     error: dict | None = None  # the JSON-RPC error once failed
     scope: Any = None  # the anyio CancelScope of the work (tasks/cancel cancels it)
     done: Any = None  # anyio.Event set on reaching a terminal status
 
-    def wire(self) -> dict[str, Any]:
-        """The task as the protocol's ``Task`` object."""
-        task = {
-            "taskId": self.id,
-            "status": self.status,
-            "createdAt": self.created,
-            "lastUpdatedAt": self.updated,
-            "ttl": self.ttl,
-            "pollInterval": POLL_INTERVAL_MS,
-        }
-        if self.message:
-            task["statusMessage"] = self.message
-        return task
-
     def finish(self, status: str, message: str | None = None) -> None:
         """Move to a terminal status (once)."""
-        if self.status in TERMINAL:
-            return
-        self.status = status
-        self.message = message
-        self.updated = _now()
-        self.done.set()
+        if self.move(status, message):
+            self.done.set()
 
 
 class ClientTasks:
@@ -111,10 +83,10 @@ class ClientTasks:
 
         now = time.time()
         for task in list(self.tasks.values()):
-            if task.ttl is None or task.status not in TERMINAL:
+            if task.ttl_ms is None or task.status not in TERMINAL:
                 continue
             created = dt.datetime.fromisoformat(task.created.replace("Z", "+00:00")).timestamp()
-            if now > created + task.ttl / 1000:
+            if now > created + task.ttl_ms / 1000:
                 del self.tasks[task.id]
 
     def _find(self, params: dict | None) -> ClientTask:
@@ -131,7 +103,7 @@ class ClientTasks:
         self._expire()
         metadata = params.get("task") if isinstance(params.get("task"), dict) else {}
         ttl = metadata.get("ttl")
-        task = ClientTask(id=uuid.uuid4().hex, method=method, ttl=ttl if isinstance(ttl, int) else None)
+        task = ClientTask(id=uuid.uuid4().hex, method=method, ttl_ms=ttl if isinstance(ttl, int) else None)
         task.done = anyio.Event()
         task.scope = anyio.CancelScope()
         self.tasks[task.id] = task
@@ -153,16 +125,16 @@ class ClientTasks:
                 task.finish("cancelled", "cancelled by the server")
 
         group.start_soon(work)
-        return {"task": task.wire()}
+        return {"task": task.wire(ERA)}
 
     async def answer(self, method: str, params: dict | None) -> dict[str, Any]:
         """The result of one ``tasks/*`` request (raises :class:`_Refused` for a protocol error)."""
         self._expire()
         if method == "tasks/list":
-            return {"tasks": [task.wire() for task in self.tasks.values()]}
+            return {"tasks": [task.wire(ERA) for task in self.tasks.values()]}
         task = self._find(params)
         if method == "tasks/get":
-            return task.wire()
+            return task.wire(ERA)
         if method == "tasks/cancel":
             if task.status in TERMINAL:
                 raise _Refused(
@@ -170,7 +142,7 @@ class ClientTasks:
                 )
             task.scope.cancel()
             task.finish("cancelled", "cancelled by the server")
-            return task.wire()
+            return task.wire(ERA)
         await task.done.wait()  # tasks/result waits for the end
         meta = {RELATED_TASK: {"taskId": task.id}}
         if task.status == "completed" and task.result is not None:
