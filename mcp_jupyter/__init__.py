@@ -16,6 +16,7 @@ Everything a user needs is a name here (``__all__``) or in a public subpackage: 
 (connections and what they return), ``.client.auth`` (OAuth sign-in, also ``mj.auth``), ``.consent``
 (sampling, elicitation and roots requests), ``.serve`` (notebook functions as an MCP server),
 ``.testing`` (check, record, diff), ``.widgets`` (forms, explorer), ``.display`` (rich HTML),
+``.mcp_registry`` (the MCP Registry and server.json, ``mj.registry``), ``.diagnosis`` (``mj.doctor``),
 ``.magics`` (``%mcp``), ``.dask`` (``conn.map`` on a cluster), ``.errors`` (the exceptions, also
 here), ``.runtime`` (the event-loop thread), ``.demo`` (the demo servers) and ``.server_extension``
 (the Jupyter server routes). Modules whose name starts with ``_`` are internal: they may change in
@@ -34,14 +35,17 @@ from .errors import (  # errors are light and needed by every user
     ConnectionFailed,
     ConsentDeclined,
     InvalidArguments,
+    InvalidServerJson,
     MCPJupyterError,
     NotFound,
     PromptNotFound,
     ProtocolError,
+    RegistryUnavailable,
     RequestCancelled,
     RequestTimeout,
     ResourceNotFound,
     ServerExited,
+    ServerNotListed,
     SkillNotFound,
     SkillVerificationFailed,
     TaskFailed,
@@ -115,6 +119,12 @@ _LAZY = {
     # OAuth sign-in for remote servers (mcp_jupyter.client.auth; docs/auth.md)
     "OAuth": "client.auth",
     "auth": "client.auth",
+    # finding servers: the MCP Registry and server.json (mcp_jupyter.mcp_registry; docs/registry.md)
+    "registry": "mcp_registry",
+    "connect_server_json": "mcp_registry",
+    # why a server will not connect (mcp_jupyter.diagnosis)
+    "doctor": "diagnosis",
+    "adoctor": "diagnosis",
 }
 
 __all__ = [
@@ -140,6 +150,9 @@ __all__ = [
     "TaskNotFound",
     "SkillNotFound",
     "SkillVerificationFailed",
+    "RegistryUnavailable",
+    "ServerNotListed",
+    "InvalidServerJson",
     "load_ipython_extension",
     "unload_ipython_extension",
     *_LAZY,
@@ -244,6 +257,9 @@ def _install_lab_channel_if_kernel() -> None:
             from .lab import _signin as signin
 
             signin.install()  # OAuth: the Jupyter route's redirect URI, Cancel/paste while a cell blocks
+            from .lab import _registry as registry
+
+            registry.install()  # the sidebar's registry search, answered through the kernel
     except Exception:  # noqa: BLE001 - the package works without the sidebar
         import logging
 

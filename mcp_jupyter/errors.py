@@ -33,6 +33,9 @@ __all__ = [
     "TaskNotFound",
     "SkillNotFound",
     "SkillVerificationFailed",
+    "RegistryUnavailable",
+    "ServerNotListed",
+    "InvalidServerJson",
     "suggest",
     "did_you_mean",
 ]
@@ -201,6 +204,30 @@ class SkillVerificationFailed(MCPJupyterError):
         self.field = field
         self.expected = expected
         self.actual = actual
+        super().__init__(message, **kwargs)
+
+
+class RegistryUnavailable(MCPJupyterError):
+    """An MCP Registry could not be reached, or did not answer as the registry API does (offline, a
+    name that does not resolve, HTTP 5xx, no answer in time). ``.url`` is the registry's address;
+    results from an earlier search stay usable (marked stale)."""
+
+    def __init__(self, message: str, *, url: str, **kwargs) -> None:
+        self.url = url
+        super().__init__(message, **kwargs)
+
+
+class ServerNotListed(NotFound):
+    """The MCP Registry lists no server (or no version) of that name: check the spelling against
+    ``.suggestions``, or search again with ``mj.registry.search(...)``."""
+
+
+class InvalidServerJson(ConfigError):
+    """A ``server.json`` breaks its schema. ``.problems`` lists ``(json_path, message)`` pairs, each
+    saying what to fix, e.g. ``("$.packages[0].version", "use one specific version, not 'latest'")``."""
+
+    def __init__(self, message: str, *, problems: list[tuple[str, str]] | None = None, **kwargs) -> None:
+        self.problems = list(problems or [])
         super().__init__(message, **kwargs)
 
 

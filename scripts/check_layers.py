@@ -57,6 +57,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("display", ["mcp_jupyter.display.*"]),
     # conn.map on a Dask cluster (mj.dask): uses the client and consent, shown through the views seam
     ("dask", ["mcp_jupyter.dask"]),
+    # mj.doctor: walks the path a connection takes (command, URL, config, registry entry) step by step
+    ("diagnosis", ["mcp_jupyter.diagnosis.*"]),
+    # mj.registry and server.json: the MCP Registry's API, entries, launch lines, connecting an entry
+    ("mcp_registry", ["mcp_jupyter.mcp_registry.*"]),
     # the MCP client core: connections, registry, transports, results, history, config
     ("client", ["mcp_jupyter.client.*"]),
     # the consent broker: sampling/elicitation/roots requests, policies, audit log (UI-free)

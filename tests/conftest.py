@@ -7,6 +7,7 @@ Fixtures
 ``everything_http`` URL of a fresh everything server over Streamable HTTP: ``http://127.0.0.1:PORT/mcp``
 ``demo_cmd``        argv to run the bundled demo server over stdio: ``[sys.executable, "-m", "mcp_jupyter.demo"]``
 ``task_server``     ``(url, token)`` of tests/servers/tasks_server.py over HTTP (tools served as tasks, both eras)
+``slow_poll_task_server``  the same, suggesting a 5 s poll interval (``SLOW_POLL_MS``)
 ``run_notebook``    ``run_notebook(path_or_nb_or_sources, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
 """
 
@@ -30,6 +31,7 @@ EVERYTHING_JS = (
 )
 SERVER_START_TIMEOUT = 30.0  # seconds; generous because the CI machine is shared and noisy
 CELL_TIMEOUT = 120  # seconds per notebook cell
+SLOW_POLL_MS = 5000  # the poll interval the slow_poll_task_server suggests
 
 
 def free_port() -> int:
@@ -126,18 +128,29 @@ def everything_http(everything_js: Path, tmp_path: Path) -> Iterator[str]:
         stop_process(proc)
 
 
-@pytest.fixture(scope="module")
-def task_server() -> Iterator[tuple[str, str]]:
-    """tests/servers/tasks_server.py over Streamable HTTP (one per test module): ``(url, token)``."""
+def serve_tasks(*options: str) -> Iterator[tuple[str, str]]:
+    """Run tests/servers/tasks_server.py with ``options``; yield ``(url, token)``, stop it after."""
     script = REPO_ROOT / "tests" / "servers" / "tasks_server.py"
     proc = subprocess.Popen(
-        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script), *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     try:
         info = json.loads(proc.stdout.readline())
         yield info["url"], info["token"]
     finally:
         stop_process(proc)
+
+
+@pytest.fixture(scope="module")
+def task_server() -> Iterator[tuple[str, str]]:
+    """tests/servers/tasks_server.py over Streamable HTTP (one per test module): ``(url, token)``."""
+    yield from serve_tasks()
+
+
+@pytest.fixture(scope="module")
+def slow_poll_task_server() -> Iterator[tuple[str, str]]:
+    """The same task server suggesting a 5 s poll interval (longer than the tests' call timeouts)."""
+    yield from serve_tasks("--poll-ms", str(SLOW_POLL_MS))
 
 
 @pytest.fixture(scope="session")

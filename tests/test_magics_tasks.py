@@ -90,7 +90,7 @@ def test_awaited_task_result_line(shell):
         ("start ev echo message=hi", "cannot run as a task (its taskSupport is 'forbidden')"),
         ("start ev simulate-research-qury topic=x", "did you mean 'simulate-research-query'"),
         ("start ev simulate-research-query topc=x", "has no argument 'topc'"),
-        ("task result own nope --timeout 5", "no longer knows task nope"),
+        ("task result own nope --timeout 5", "does not know task 'nope'"),
         ("task finish own x", "invalid choice: 'finish'"),
         ("tasks nobody", "no connection named 'nobody'"),
     ],

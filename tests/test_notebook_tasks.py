@@ -22,12 +22,12 @@ def test_the_tasks_tutorial_runs(run_notebook, tmp_path, monkeypatch):
     assert "widget-view" in str(code[2].outputs)  # the live status line, a widget updated from the loop
     state = json.dumps(nb.metadata["widgets"])
     assert "mcpj-task-line" in state and "simulate-research-query" in state  # (its updates: test_tasks.py)
-    assert (
-        "completed | # Research Report: Jupyter"
-        in shown['print(task.status, "|", report.text.splitlines()[0])']
-    )
+    waited = shown['print("summary:", task.summary)']
+    assert "completed | # Research Report: Jupyter" in waited
+    assert "summary: # Research Report: Jupyter" in waited  # the outcome, not the last stage's message
     assert "Python (snake)" in shown["clarified.text.splitlines()[0]"]
     assert shown["conn.tasks"].count("simulate-research-query") >= 3
+    assert "topic='Jupyter'" in shown["conn.tasks"]  # the arguments tell the tasks apart
     assert "cancelled" in shown["slow.refresh().status"]
     started = shown["%mcp start everything simulate-research-query topic=magics -o magic_task"]
     assert "started task " in started and "(simulate-research-query on everything)" in started

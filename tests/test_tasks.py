@@ -71,7 +71,8 @@ def test_everything_start_over_http(everything_http):
     result = task.result(timeout=30)
     assert "Research Report: Tasks" in result.text and task.status == "completed" and task.done
     frame = conn.tasks.to_dataframe()
-    assert list(frame.columns) == ["id", "tool", "status", "message", "created", "updated"]
+    assert list(frame.columns) == ["id", "tool", "arguments", "status", "message", "created", "updated"]
+    assert frame.set_index("id").loc[task.id, "arguments"] == "topic='Tasks'"
     assert frame.set_index("id").loc[task.id, "status"] == "completed"
     # kept for a restarted kernel: 0600, under the Jupyter data dir, per server URL
     store = default_task_store()
@@ -144,7 +145,7 @@ def test_own_server_2026_input_requests_go_through_tasks_update_once(task_server
 def test_unknown_task_id_says_the_server_does_not_know_it(task_server):
     url, token = task_server
     conn = mj.connect("own-gone", url, headers=bearer(token), mode="auto")
-    with pytest.raises(mj.TaskNotFound, match="no longer knows task nope"):
+    with pytest.raises(mj.TaskNotFound, match="does not know task 'nope'"):
         conn.task("nope").result(timeout=5)
 
 
@@ -161,12 +162,133 @@ def test_task_store_never_keeps_secret_looking_arguments(task_server):
 
 
 def test_the_status_line_follows_the_task(task_server):
+    """The line is made while the task waits for an answer that the test holds back, so it is
+    certainly shown running before it moves on."""
+    import threading
+
+    import anyio
+
+    from mcp_jupyter import _views as views
+
+    release = threading.Event()
+
+    async def held_back(request):
+        while not release.is_set():
+            await anyio.sleep(0.05)
+        return {"confirm": True}
+
+    mj.consent.responder(held_back)
+    url, token = task_server
+    conn = mj.connect("own-line", url, headers=bearer(token))
+    task = conn.start("approve", item="line")
+    end = time.monotonic() + 60
+    while task.status != "input_required" and time.monotonic() < end:
+        time.sleep(0.05)
+    line = views.make("task_status", task)
+    assert (
+        "input required" in line.value and "approve" in line.value and "item=&#x27;line&#x27;" in line.value
+    )
+    release.set()
+    assert task.result(timeout=30).text == "approved line"
+    assert "completed" in line.value and "mcpj-badge-ok" in line.value and "approved line" in line.value
+
+
+def sent(conn, method):
+    return [e for e in conn.history if e.method == method and e.direction == "send"]
+
+
+def wait_until_done(task, seconds=60.0):
+    """Wait for ``task`` to end by reading its state only: no display, no result(), no refresh()
+    (the background follower moves it); ``seconds`` bounds a hang, it is not a measurement."""
+    end = time.monotonic() + seconds
+    while not task.done and time.monotonic() < end:
+        time.sleep(0.1)
+    assert task.done, f"task {task.id} is still {task.status} after {seconds:g} s ({task._state.error!r})"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_an_ended_task_shows_its_outcome_not_its_last_progress_message(task_server, answers, mode):
+    from mcp_jupyter import _views as views
+    from mcp_jupyter.display._tasks import tasks_table_html
+
+    url, token = task_server
+    conn = mj.connect(f"outcome-{mode}", url, headers=bearer(token), mode=mode)
+    report = conn.start("research", topic="Outcome")
+    assert report.result(timeout=30).text == "# Research report: Outcome"
+    assert report.message == "Generating report..."  # the server left its last stage in place
+    assert report.summary == "# Research report: Outcome"
+    line = views.make("task_status", report)
+    assert "# Research report: Outcome" in line.value and "Generating report" not in line.value
+
+    crash = conn.start("protocol_error_job")
+    with pytest.raises(mj.TaskFailed):
+        crash.result(timeout=30)
+    assert "the job crashed" in crash.summary
+
+    slow = conn.start("slow_compute", seconds=60, label="outcome")
+    time.sleep(1.2)
+    assert slow.refresh().summary.startswith("outcome:")  # a running task shows its progress
+    slow.cancel()
+    assert slow.status == "cancelled" and slow.summary == "cancelled by the client"
+
+    rows = conn.tasks.to_dataframe().set_index("id")["message"]
+    assert rows[report.id] == "# Research report: Outcome" and "the job crashed" in rows[crash.id]
+    assert rows[slow.id] == "cancelled by the client"
+    html = tasks_table_html(conn.tasks)
+    assert "Generating report" not in html and "outcome: " not in html
+
+
+def test_tasks_show_an_arguments_preview_that_never_shows_a_secret(task_server):
+    from mcp_jupyter import _views as views
+    from mcp_jupyter.display._tasks import tasks_table_html
+    from mcp_jupyter.lab._snapshot import task_entries
+
+    url, token = task_server
+    conn = mj.connect("args", url, headers=bearer(token))
+    crunch = conn.start("crunch", values=[1, 2], api_token="sk-live-123")
+    research = conn.start("research", topic="Arguments " * 20)
+    assert crunch.result(timeout=30).text == "3"
+    assert crunch.arguments_preview == "values=[1, 2], api_token=•••"
+    table = conn.tasks
+    frame = table.to_dataframe().set_index("id")
+    assert frame.loc[crunch.id, "arguments"] == "values=[1, 2], api_token=•••"
+    assert frame.loc[research.id, "arguments"].startswith("topic='Arguments Arguments")
+    assert len(frame.loc[research.id, "arguments"]) <= 80 and frame.loc[research.id, "arguments"].endswith(
+        "…"
+    )
+    state = conn.task(crunch.id)._state
+    entries = {e["id"]: e for e in task_entries([state], conn.tools)}
+    assert entries[crunch.id]["arguments"] == "values=[1, 2], api_token=•••"
+    line = views.make("task_status", crunch).value
+    for shown in (repr(table), str(tasks_table_html(table)), frame.to_string(), line, str(entries)):
+        assert "sk-live-123" not in shown
+    assert "values=[1, 2]" in line and "values=[1, 2]" in str(tasks_table_html(table))
+
+
+def test_an_arguments_preview_hides_secrets_at_any_depth_and_by_schema():
+    from mcp_jupyter.client._tasks.preview import arguments_preview
+
+    schema = {
+        "properties": {"auth": {"type": "string", "format": "password"}, "pin_code": {"writeOnly": True}}
+    }
+    shown = arguments_preview(
+        {"auth": "hunter2", "pin_code": "1234", "config": {"password": "p4ss", "depth": 2}, "query": "MCP"},
+        schema,
+    )
+    assert shown == "auth=•••, pin_code=•••, config={'password': •••, 'depth': 2}, query='MCP'"
+
+
+def test_the_status_line_cancels_its_task_on_the_server(task_server):
     from mcp_jupyter import _views as views
 
     url, token = task_server
-    conn = mj.connect("own-line", url, headers=bearer(token))
-    task = conn.start("slow_compute", seconds=1.5, label="line")
+    conn = mj.connect("line-cancel", url, headers=bearer(token))
+    task = conn.start("slow_compute", seconds=60, label="line")
     line = views.make("task_status", task)
-    assert "working" in line.value and "slow_compute" in line.value
-    task.result(timeout=20)
-    assert "completed" in line.value and "mcpj-badge-ok" in line.value
+    button = line.cancel_button
+    assert button.description == "Cancel" and button.layout.display != "none"
+    button.click()  # returns at once: the request goes out on the runtime thread
+    wait_until_done(task)
+    assert task.status == "cancelled" and len(sent(conn, "tasks/cancel")) == 1
+    assert conn.task(task.id).refresh().status == "cancelled"  # what the server says
+    assert button.layout.display == "none" and "cancelled" in line.value

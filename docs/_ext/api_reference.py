@@ -29,7 +29,7 @@ from generated_page import fill_marker
 MARKER = "{mcp-api-reference}"
 DOCNAME = "docs/api"
 PACKAGE = "mcp_jupyter"
-SUBPACKAGES = ("client", "client.apps", "consent", "serve", "testing", "widgets")
+SUBPACKAGES = ("client", "client.apps", "consent", "serve", "testing", "widgets", "mcp_registry", "diagnosis")
 
 
 def _ours(obj: Any) -> bool:

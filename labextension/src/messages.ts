@@ -78,9 +78,11 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 export interface ITaskInfo {
   id: string;
   tool: string;
+  /** A short preview of its arguments (`topic='MCP', depth=2`), secrets hidden by the kernel. */
+  arguments: string;
   /** A status this frontend does not know is kept as the server sent it. */
   status: TaskStatus | string;
-  /** The server's status message (server text). */
+  /** The server's status message while it runs, its outcome once it ended (may be server text). */
   message: string | null;
   /** ISO 8601 times: when the server created it, when it last changed (as last seen). */
   created: string | null;
@@ -423,6 +425,7 @@ export function parseTask(value: unknown): ITaskInfo | null {
   return {
     id: text(value.id),
     tool: text(value.tool),
+    arguments: typeof value.arguments === 'string' ? value.arguments : '',
     status: text(value.status) || 'working',
     message: typeof value.message === 'string' ? value.message : null,
     created: time(value.created),

@@ -369,6 +369,8 @@ export function inboxLabel(item: IInboxItem, trans: TranslationBundle = ENGLISH)
 export interface ITaskView {
   id: string;
   tool: string;
+  /** The arguments preview (empty: none given). */
+  arguments: string;
   /** The status as the server sent it (the badge's `data-status`). */
   status: string;
   /** The status in words. */
@@ -439,6 +441,7 @@ export function taskViews(tasks: ITaskInfo[], now: number, trans: TranslationBun
     return {
       id: task.id,
       tool: clip(task.tool, LIMITS.label),
+      arguments: clip(task.arguments, LIMITS.detail),
       status: task.status,
       label: taskStatusLabel(task.status, trans),
       message: clip(task.message, LIMITS.description),

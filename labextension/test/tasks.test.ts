@@ -51,6 +51,7 @@ function task(status: string, extra: Partial<ITaskInfo> = {}): ITaskInfo {
   return {
     id: `id-${status}`,
     tool: 'simulate-research-query',
+    arguments: "topic='MCP', ambiguous=True",
     status,
     message: `${status} message`,
     created: '2026-01-01T10:00:00Z',
@@ -89,7 +90,12 @@ describe('the Tasks section', () => {
       expect(row(status).includes('mcpj-task-cancel"'), status).toBe(active);
       expect(row(status).includes('mcpj-task-result"'), status).toBe(ended);
       expect(row(status)).toContain(`<div class="mcpj-description mcpj-task-message">${status} message</div>`);
+      expect(row(status)).toContain(
+        '<div class="mcpj-detail mcpj-task-args" title="Arguments: topic=&#x27;MCP&#x27;, ambiguous=True">' +
+          'topic=&#x27;MCP&#x27;, ambiguous=True</div>'
+      );
     }
+    expect(render([task('working', { arguments: '' })])).not.toContain('mcpj-task-args'); // none given
     // elapsed: until now while running, until the last change once ended
     expect(row('working')).toContain('<span class="mcpj-task-elapsed" title="Running time">1 min 35 s</span>');
     expect(row('completed')).toContain('<span class="mcpj-task-elapsed" title="Running time">30 s</span>');
@@ -99,8 +105,12 @@ describe('the Tasks section', () => {
   });
 
   it('shows server text as text and offers nothing on a task the server forgot', () => {
-    const html = render([task('working', { tool: '<img src=x onerror=alert(1)>', message: '<b>hi</b>', gone: true })]);
+    const html = render([
+      task('working', { tool: '<img src=x onerror=alert(1)>', message: '<b>hi</b>', arguments: "x='<i>'", gone: true })
+    ]);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('x=&#x27;&lt;i&gt;&#x27;');
+    expect(html).not.toContain('<i>');
     expect(html).toContain('&lt;b&gt;hi&lt;/b&gt;');
     expect(html).not.toContain('<b>');
     expect(html).not.toContain('mcpj-task-cancel"');
@@ -120,10 +130,24 @@ describe('task times and messages', () => {
 
   it('parses tasks in snapshots and task.error', () => {
     const snapshot = parseSnapshot({
-      connections: [{ name: 'ev', tasks: [{ id: 7, tool: 't', status: 'working' }, 'junk', { tool: 'no id' }] }]
+      connections: [
+        {
+          name: 'ev',
+          tasks: [
+            { id: 7, tool: 't', status: 'working' },
+            { id: 8, tool: 't', arguments: 'n=3', status: 'completed' },
+            { id: 9, tool: 't', arguments: { n: 3 } },
+            'junk',
+            { tool: 'no id' }
+          ]
+        }
+      ]
     });
+    const plain = { tool: 't', arguments: '', message: null, created: null, updated: null, gone: false };
     expect(snapshot.connections[0].tasks).toEqual([
-      { id: '7', tool: 't', status: 'working', message: null, created: null, updated: null, gone: false }
+      { ...plain, id: '7', status: 'working' },
+      { ...plain, id: '8', arguments: 'n=3', status: 'completed' },
+      { ...plain, id: '9', status: 'working' } // only a string is shown as arguments
     ]);
     expect(parseSnapshot({ connections: [{ name: 'old kernel' }] }).connections[0].tasks).toEqual([]);
     expect(parseKernelMessage({ type: 'task.error', connection: 'ev', id: 'x', message: 'gone' })).toEqual({

@@ -13,6 +13,7 @@ from typing import Any
 from mcp_jupyter.display import _apps as apps
 from mcp_jupyter.display import _checks as checks
 from mcp_jupyter.display import _content as content
+from mcp_jupyter.display import _registry as registry
 from mcp_jupyter.display import _tables as tables
 from mcp_jupyter.display import _tasks as tasks
 
@@ -36,6 +37,9 @@ FORMATTERS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("mcp_jupyter.testing._checking", "CheckReport", checks.check_html),
     ("mcp_jupyter.client._tasks.handle", "Task", tasks.task_line_html),
     ("mcp_jupyter.client._tasks.handle", "TaskTable", tasks.tasks_table_html),
+    ("mcp_jupyter.mcp_registry._api", "RegistrySearch", registry.search_html),
+    ("mcp_jupyter.mcp_registry._server", "RegistryServer", registry.server_html),
+    ("mcp_jupyter.diagnosis._report", "Diagnosis", registry.diagnosis_html),
 )
 
 

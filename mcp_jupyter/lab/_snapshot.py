@@ -103,16 +103,21 @@ async def _atasks(conn: Any) -> list[Any]:
     return states
 
 
-def task_entries(states: list[Any]) -> list[dict[str, Any]]:
-    """Tasks as the sidebar shows them, newest first (at most :data:`TASKS_SHOWN`); the message
-    is server text."""
+def task_entries(states: list[Any], tools: Any = None) -> list[dict[str, Any]]:
+    """Tasks as the sidebar shows them, newest first (at most :data:`TASKS_SHOWN`): ``arguments``
+    is a short preview that never shows a secret (``tools``: the listed tools, whose schemas may
+    mark more arguments as secrets), ``message`` the task's summary (its outcome once it ended);
+    both may hold server text."""
+    from mcp_jupyter.client._tasks.preview import arguments_preview, input_schema, summary
+
     newest = sorted(states, key=lambda s: s.created or "", reverse=True)[:TASKS_SHOWN]
     return [
         {
             "id": s.id,
             "tool": s.tool,
+            "arguments": arguments_preview(s.arguments, input_schema(tools, s.tool)),
             "status": s.status,
-            "message": s.message,
+            "message": summary(s) or None,
             "created": s.created,
             "updated": s.updated,
             "gone": s.gone,
@@ -194,7 +199,7 @@ def connection_entry(conn: Any, listed: dict[str, Any]) -> dict[str, Any]:
         "error": None if alive else _why_not_alive(conn),
         "counts": {kind: len(items[kind]) for kind in _KINDS},
         **items,
-        "tasks": task_entries(listed.get("tasks", [])),
+        "tasks": task_entries(listed.get("tasks", []), listed.get("tools")),
     }
 
 

@@ -53,7 +53,5 @@ async def _acancel(name: str, task_id: str) -> None:
     from mcp_jupyter.client._registry import get_connection
 
     task = await get_connection(name).atask(task_id)
-    await task.acancel()
-    if not task.done:  # 2026-07-28 answers with an empty ack: ask for the status it now has
-        await task.arefresh()
+    await task.acancel()  # with the status the server gives it now (both eras)
     _log.debug("task %s of %r cancelled from the sidebar: %s", task_id, name, task.status)

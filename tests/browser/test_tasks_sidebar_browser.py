@@ -46,21 +46,16 @@ def started_id(page, index: int) -> str:
     return found.group(1)
 
 
-def cell_source(page, index: int) -> str:
-    return cell(page, index).locator(".jp-InputArea-editor .cm-content").inner_text()
-
-
-def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_notebook, task_server):
+def connected_to_own(open_notebook, task_server, cells: list[str]):
+    """A notebook whose first cell connects ``own`` to the task server (run, with the sidebar open),
+    then ``cells``; returns the page, the sidebar and the sidebar's ``own`` connection."""
     url, token = task_server
     page = open_notebook(
         [
             "import mcp_jupyter as mj\n"
             f"own = mj.connect('own', {url!r}, headers={{'Authorization': 'Bearer ' + {token!r}}})\n"
             "print('CONNECTED', own.server_info['name'])",
-            "slow = own.start('slow_compute', seconds=120, label='sidebar')\nprint('STARTED', slow.id)",
-            "report = own.start('research', topic='Sidebar')\nprint('STARTED', report.id)",
-            "held = own.start('slow_compute', seconds=120, label='held')\nprint('STARTED', held.id)",
-            "try:\n    held.result()\nexcept mj.RequestCancelled as exc:\n    print('CANCELLED', exc)",
+            *cells,
         ]
     )
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -70,6 +65,25 @@ def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_noteboo
     assert "CONNECTED" in cell_output(page, 0)
     own = sidebar.locator('.mcpj-connection[data-name="own"]')
     own.wait_for(timeout=TIMEOUT)
+    return page, sidebar, own
+
+
+def cell_source(page, index: int) -> str:
+    return cell(page, index).locator(".jp-InputArea-editor .cm-content").inner_text()
+
+
+def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_notebook, task_server):
+    url, token = task_server
+    page, sidebar, own = connected_to_own(
+        open_notebook,
+        task_server,
+        [
+            "slow = own.start('slow_compute', seconds=120, label='sidebar')\nprint('STARTED', slow.id)",
+            "report = own.start('research', topic='Sidebar')\nprint('STARTED', report.id)",
+            "held = own.start('slow_compute', seconds=120, label='held')\nprint('STARTED', held.id)",
+            "try:\n    held.result()\nexcept mj.RequestCancelled as exc:\n    print('CANCELLED', exc)",
+        ],
+    )
 
     # a task started in a cell shows up working, and moves without any refresh
     slow_id = started_id(page, 1)
@@ -127,3 +141,54 @@ def test_the_tasks_section_shows_cancels_and_writes_the_result_cell(open_noteboo
     assert f"CANCELLED task {held_id}" in cell_output(page, 5), cell_output(page, 5)
     assert server_status(url, token, held_id) == "cancelled"
     assert not [e for e in collect_console_errors(page) if "mcp" in e.lower()]
+
+
+def test_the_status_line_cancels_its_task_and_the_sidebar_shows_its_arguments(open_notebook, task_server):
+    """A started task shows as a status line in its cell with a Cancel button; the person clicks
+    it and the server cancels the task (another client asks it, and the kernel's history shows the
+    one ``tasks/cancel``). Meanwhile the sidebar's row shows the task's arguments, the secret one
+    hidden, in the light and dark theme (screenshots of the row and of the line)."""
+    url, token = task_server
+    page, sidebar, own = connected_to_own(
+        open_notebook,
+        task_server,
+        [
+            "job = own.start('crunch', values=[1, 2], seconds=120, api_token='sk-browser-secret')\n"
+            "print('STARTED', job.id)\njob",
+            "cancels = [e for e in own.history if e.method == 'tasks/cancel' and e.direction == 'send']\n"
+            "print('CANCELS', len(cancels), job.status, job.summary)",
+        ],
+    )
+
+    job_id = started_id(page, 1)
+    line = cell(page, 1).locator(".mcpj-task-status")
+    cancel = line.locator("button.mcpj-task-cancel")
+    cancel.wait_for(state="visible", timeout=TIMEOUT)
+    assert (
+        "crunch" in line.inner_text() and "(values=[1, 2], seconds=120, api_token=•••)" in line.inner_text()
+    )
+    row = own.locator(f'.mcpj-task[data-id="{job_id}"]')
+    args = row.locator(".mcpj-task-args")
+    args.wait_for(timeout=TIMEOUT)
+    assert args.inner_text() == "values=[1, 2], seconds=120, api_token=•••"
+    for shown in (sidebar.inner_text(), cell_output(page, 1)):
+        assert "sk-browser-secret" not in shown
+    parts = {
+        "arguments": args,
+        "tool": row.locator(".mcpj-task-tool"),
+        "status badge": row.locator(".mcpj-task-status"),
+    }
+    shoot_both_themes(page, row, parts, ("sidebar-task-row-light.png", "sidebar-task-row-dark.png"))
+    shoot_both_themes(
+        page, line, {"cancel button": cancel}, ("task-status-line-light.png", "task-status-line-dark.png")
+    )
+
+    cancel.click()  # the visible button, as a person clicks it
+    line.locator(".mcpj-badge", has_text="cancelled").wait_for(timeout=TIMEOUT)
+    cancel.wait_for(state="hidden", timeout=TIMEOUT)
+    own.locator(f'.mcpj-task[data-id="{job_id}"][data-status="cancelled"]').wait_for(timeout=TIMEOUT)
+    assert server_status(url, token, job_id) == "cancelled"  # the server itself says so
+    run_cell(page, 2)
+    wait_idle(page)
+    assert "CANCELS 1 cancelled cancelled by the client" in cell_output(page, 2), cell_output(page, 2)
+    assert not [e for e in collect_console_errors(page) if "mcp" in e.lower() or "widget" in e.lower()]

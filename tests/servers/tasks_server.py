@@ -1,15 +1,19 @@
 """A task server for the tests: notebook functions served as tasks (``@mj.tool(task=...)``) over
 Streamable HTTP, both protocol eras (2025-11-25 tasks and the 2026-07-28 extension).
 
-Run ``python tests/servers/tasks_server.py``: it prints one JSON line ``{"url", "token"}`` and serves
-until it is killed. Its tools are the fixtures the conformance suite's ``tasks-*`` server scenarios
+Run ``python tests/servers/tasks_server.py [--poll-ms N]``: it prints one JSON line ``{"url", "token"}``
+and serves until it is killed; ``--poll-ms`` sets the poll interval its task answers suggest
+(``pollInterval`` / ``pollIntervalMs``; a long one shows how a client paces its polls against a
+caller's deadline). Its tools are the fixtures the conformance suite's ``tasks-*`` server scenarios
 require (greet, slow_compute, failing_job, protocol_error_job, confirm_delete, multi_input,
-test_tool_with_task) and ``research``, which mirrors the everything server's
-``simulate-research-query`` (stages, an optional clarifying question).
+test_tool_with_task), ``research``, which mirrors the everything server's
+``simulate-research-query`` (stages, an optional clarifying question), ``crunch`` (a short job
+that requires a task, with a secret-looking argument) and ``approve`` (a task that needs input at once).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import sys
@@ -22,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 import mcp_jupyter as mj
+from mcp_jupyter.serve import _tasks as served_tasks
 
 STAGES = ("Gathering sources", "Analyzing content", "Synthesizing findings", "Generating report")
 
@@ -120,7 +125,32 @@ def research(topic: str, ambiguous: bool = False) -> str:
     return f"# Research report: {topic}" + (f" ({meaning})" if meaning else "")
 
 
+@mj.tool(task="required")
+def crunch(values: list[int], seconds: float = 0.3, api_token: str = "") -> str:
+    """Sums ``values`` after ``seconds`` (one status message, then none; a cancel stops it at once,
+    freeing its worker thread); ``api_token`` is a secret-looking argument that clients must never show."""
+    mj.task_status("crunching")
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not mj.task_cancelled():
+        time.sleep(min(0.1, max(0.0, end - time.monotonic())))
+    return str(sum(values))
+
+
+@mj.tool(task="required")
+def approve(item: str) -> str:
+    """Asks the client at once whether to approve ``item`` (the task is input_required until it answers)."""
+    answer = mj.task_elicit(
+        f"Approve {item}?",
+        {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]},
+    )
+    confirmed = answer.get("action") == "accept" and (answer.get("content") or {}).get("confirm")
+    return f"approved {item}" if confirmed else f"rejected {item} ({answer.get('action')})"
+
+
 if __name__ == "__main__":
+    options = argparse.ArgumentParser()
+    options.add_argument("--poll-ms", type=int, default=served_tasks.POLL_MS)
+    served_tasks.POLL_MS = options.parse_args().poll_ms  # what every task answer suggests
     handle = mj.serve()
     print(json.dumps({"url": handle.url, "token": handle.token}), flush=True)
     threading.Event().wait() if sys.stdin is None else sys.stdin.read()  # until killed or stdin closes

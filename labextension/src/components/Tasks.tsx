@@ -1,5 +1,6 @@
 /**
- * A connection's tasks: status badge, tool, elapsed time and message of each, with Cancel (a
+ * A connection's tasks: status badge, tool, arguments, elapsed time and message (the outcome once
+ * ended) of each, with Cancel (a
  * `task.cancel` message: it must work while a cell waits for the task) and Result (writes
  * `mj.get_connection(NAME).task(ID).result()`, like the sidebar's other actions).
  */
@@ -84,7 +85,7 @@ export function Tasks(props: {
   );
 }
 
-/** One task: badge, tool, Cancel or Result; its message, then its elapsed time and id. */
+/** One task: badge, tool, Cancel or Result; its arguments, its message, then its elapsed time and id. */
 export function TaskRow(props: {
   connection: string;
   view: ITaskView;
@@ -119,6 +120,11 @@ export function TaskRow(props: {
           </button>
         )}
       </div>
+      {view.arguments && (
+        <div className="mcpj-detail mcpj-task-args" title={trans.__('Arguments: %1', view.arguments)}>
+          {view.arguments}
+        </div>
+      )}
       {view.message && <div className="mcpj-description mcpj-task-message">{view.message}</div>}
       <div className="mcpj-detail mcpj-row">
         {view.elapsed && <span className="mcpj-task-elapsed" title={trans.__('Running time')}>{view.elapsed}</span>}

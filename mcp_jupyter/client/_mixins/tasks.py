@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._tasks import Task, TaskTable, book_for, can_start, refresh, start_task
+from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
 from .._twins import blocking, on_runtime
 from .tools import merge_args
 
@@ -32,7 +32,10 @@ class TasksFeature:
         should keep the task and its result (2025-11-25 servers; default an hour; the server may
         choose another). A tool that cannot run as a task (``execution.taskSupport`` forbidden or
         absent, or a server without tasks) raises :class:`TaskNotSupported`: call it with
-        ``conn.call``. Tasks of HTTP servers are remembered across kernel restarts (``conn.tasks``).
+        ``conn.call``. The task is followed in the background from the start (its status kept
+        current, its questions asked through the consent layer, its result fetched), whether or not
+        anything displays or awaits it. Tasks of HTTP servers are remembered across kernel restarts
+        (``conn.tasks``).
         """
         session = self._session
         session.require_client()
@@ -41,6 +44,7 @@ class TasksFeature:
         if session.validate:
             args = session.check_arguments(listed, args)  # None means "not given", as for conn.call
         state = await start_task(session, listed, args, ttl=ttl)
+        ensure_following(session, state)  # its questions are asked, its end seen, with no cell waiting
         return Task(session, state)
 
     start = blocking(astart)

@@ -126,7 +126,7 @@ async def call_tool(
         f"calling tool {name!r}",
         # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
         # end; its status changes count as progress (client/_tasks/).
-        lambda on_progress: call_tool_maybe_task(session, client, tool, args, on_progress),
+        lambda deadline: call_tool_maybe_task(session, client, tool, args, deadline),
         timeout=timeout,
         max_timeout=max_timeout,
         progress=adapt_callback(progress, arity=3) if progress is not None else None,

@@ -234,8 +234,9 @@ class Session:
         max_timeout: Any = CONNECTION_DEFAULT,
         progress: Callable | None = None,
     ) -> Awaitable[Any]:
-        """Run ``send(on_progress)`` (one request) under the timeout policy, mapping its errors
-        (await it).
+        """Run ``send(deadline)`` (one request) under the timeout policy, mapping its errors
+        (await it). The :class:`Deadline` is the request's progress callback (pass it to the SDK's
+        ``progress_callback``); a request that drives itself (a task) reads it to ask in time.
 
         ``timeout``: seconds without an answer or progress (each progress notification restarts
         it); ``max_timeout``: seconds in all. Either may be None (no limit). On expiry the request

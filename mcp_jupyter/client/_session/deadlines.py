@@ -42,13 +42,34 @@ class Deadline:
     ``due`` is the loop time at which the request expires (``inf``: not now); the connection's
     :class:`Deadlines` watches every request's ``due`` with one timer, and cancels the request's
     scope when it passes.
+
+    A deadline is also the request's progress callback (``await deadline(value, total, message)``):
+    progress restarts it, then reaches the caller's own callback (``listener``). Whoever drives a
+    long request itself (a task followed by polling) reads :meth:`left` to ask the server in time,
+    and may take :meth:`allow_last_look` seconds past the deadline for one last question.
     """
 
-    __slots__ = ("idle", "total", "start", "paused_for", "due", "_paused_at", "_pauses", "_scope", "_watch")
+    __slots__ = (
+        "idle",
+        "total",
+        "start",
+        "paused_for",
+        "due",
+        "listener",
+        "grace",
+        "_paused_at",
+        "_pauses",
+        "_scope",
+        "_watch",
+    )
 
-    def __init__(self, idle: float | None, total: float | None, watch: Deadlines) -> None:
+    def __init__(
+        self, idle: float | None, total: float | None, watch: Deadlines, listener: Callable | None = None
+    ) -> None:
         self._watch = watch
         self.idle, self.total = idle, total
+        self.listener = listener  # the caller's progress callback (async), or None
+        self.grace = 0.0  # seconds the alarm waits past the deadline (allow_last_look)
         self.start = watch.clock()
         self.paused_for = 0.0  # seconds spent paused (not counted in ``total``)
         self.due = math.inf
@@ -66,9 +87,25 @@ class Deadline:
         if self._scope is not None:
             self._set_due(self._next(self._watch.clock()))
 
-    async def progressed(self, value: float, total: float | None, message: str | None) -> None:
-        """The SDK's progress callback for this request: progress restarts the idle deadline."""
+    async def __call__(self, value: float, total: float | None, message: str | None) -> None:
+        """The SDK's progress callback for this request: progress restarts the idle deadline, then
+        reaches the caller's callback."""
         self.touch()
+        if self.listener is not None:
+            await self.listener(value, total, message)
+
+    def left(self) -> float:
+        """Seconds until the caller's deadline (``inf``: no limit, or paused while a person answers
+        the server); zero or less once it has passed."""
+        return self.due - self.grace - self._watch.clock()
+
+    def allow_last_look(self, seconds: float) -> None:
+        """Let the alarm ring ``seconds`` after the deadline instead of at it, so that whoever drives
+        the request can ask the server once more at the deadline and end the request itself (with
+        a truer error than "no answer"); the alarm still cancels it if that question hangs."""
+        added, self.grace = seconds - self.grace, seconds
+        if self._scope is not None and self.due != math.inf:
+            self._set_due(self.due + added)
 
     def _set_due(self, due: float) -> None:
         self.due = due
@@ -104,12 +141,16 @@ class Deadline:
             return math.inf
         by_idle = now + idle if idle is not None else math.inf
         by_total = self.start + self.paused_for + total if total is not None else math.inf
-        return min(by_idle, by_total)
+        return min(by_idle, by_total) + self.grace
+
+    def total_passed(self) -> bool:
+        """Whether it is ``total`` (``max_timeout``) that has run out, rather than ``idle``."""
+        elapsed = self._watch.clock() - self.start - self.paused_for
+        return self.total is not None and elapsed >= self.total - 0.05
 
     def explain(self, where: str, doing: str) -> str:
         """Which limit expired, and how to change it."""
-        elapsed = self._watch.clock() - self.start - self.paused_for
-        if self.total is not None and elapsed >= self.total - 0.05:
+        if self.total_passed():
             return (
                 f"{where} did not finish within max_timeout={self.total:g} s while {doing}; the request was "
                 "cancelled. Pass max_timeout=<seconds> (or None) for a longer call."
@@ -194,28 +235,21 @@ class Deadlines:
         max_timeout: Any,
         progress: Callable | None,
     ) -> Any:
-        """Run ``send(on_progress)`` under a new :class:`Deadline`, inside :class:`MappedErrors`
-        with ``translate``; an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
+        """Run ``send(deadline)`` under a new :class:`Deadline` (which is also the request's progress
+        callback, calling ``progress`` after it), inside :class:`MappedErrors` with ``translate``; an
+        expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
         idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
         total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
-        deadline = Deadline(idle, total, self)
-        on_progress = deadline.progressed
-
-        if progress is not None:
-
-            async def on_progress(value: float, total_: float | None, message: str | None) -> None:
-                deadline.touch()
-                await progress(value, total_, message)
-
+        deadline = Deadline(idle, total, self, progress)
         active = self.active
         active.add(deadline)
         try:
             with _cancel_scope() as scope:
                 deadline.attach(scope)
                 with MappedErrors(translate, doing, idle):
-                    return await send(on_progress)
+                    return await send(deadline)
             raise RequestTimeout(deadline.explain(where, doing), server=server)
         finally:
             active.discard(deadline)

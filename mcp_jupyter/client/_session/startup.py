@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import shlex
 import time
 import weakref
 from collections.abc import Callable
@@ -131,6 +132,7 @@ class Owner:
         except BaseException as exc:
             session.status = "failed"
             error = session.translate(exc, "connecting")  # quotes the stderr tail before it is removed
+            name_the_doctor(error, session.spec)
             if self.stderr is not None:
                 self.stderr.close(remove=True)
                 self.stderr = None
@@ -373,6 +375,19 @@ class Owner:
         if self.stderr is not None:
             self.stderr.close(remove=True)
             self.stderr = None
+
+
+def name_the_doctor(error: BaseException, spec: Any) -> None:
+    """A failed connect says how to find the failing step: ``%mcp doctor`` with the same target."""
+    from ...errors import AuthorizationFailed, ConnectionFailed
+
+    if not isinstance(error, ConnectionFailed) or spec.kind not in ("stdio", "http") or not error.args:
+        return
+    if isinstance(error, AuthorizationFailed) and error.step in ("cancelled", "timeout"):
+        return
+    words = shlex.join(spec.argv) if spec.kind == "stdio" else spec.describe()
+    hint = f"; to find the step that fails: %mcp doctor {words} (or mj.doctor(target) with the same options)"
+    error.args = (f"{error.args[0]}{hint}", *error.args[1:])
 
 
 _LIVE_SESSIONS: weakref.WeakSet = weakref.WeakSet()

@@ -3,7 +3,6 @@ status line in notebooks) and the table of a server's tasks (:class:`TaskTable`)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -11,6 +10,8 @@ from ... import _views as views
 from ... import errors as E
 from ..._wording import counted
 from .._twins import blocking, on_runtime
+from .pace import LAST_LOOK
+from .preview import arguments_preview, input_schema, summary
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
 
@@ -74,6 +75,22 @@ class Task:
         """The arguments the task was started with (those kept: secret-looking names are not stored)."""
         return dict(self._state.arguments)
 
+    @property
+    def summary(self) -> str:
+        """What the status line, ``conn.tasks`` and the sidebar show after the status: the server's
+        status message while the task runs; once it ended, its outcome (the first line of its
+        result, why it failed, the server's last word), never a stale progress message."""
+        return summary(self._state)
+
+    @property
+    def arguments_preview(self) -> str:
+        """A short line of the task's arguments (``topic='MCP', depth=2``) that never shows a
+        secret: a secret-looking name's value, or a ``format: password`` / ``writeOnly`` one,
+        shows as ``•••``."""
+        return arguments_preview(
+            self._state.arguments, input_schema(self._session.listings.get("tools"), self.tool)
+        )
+
     # -- requests ------------------------------------------------------------------------------
     @on_runtime
     async def arefresh(self) -> Task:
@@ -86,20 +103,18 @@ class Task:
     @on_runtime
     async def aresult(self, timeout: float | None = None) -> Any:
         """Wait until the task ends and return its :class:`ToolResult` (``timeout``: seconds in all,
-        None waits as long as it takes; on expiry :class:`RequestTimeout` is raised and the task
-        goes on). A failed task raises :class:`TaskFailed`, a cancelled one :class:`RequestCancelled`,
-        one the server no longer knows :class:`TaskNotFound`. Interrupting the wait does not cancel
-        the task: ``task.cancel()`` does."""
-        import anyio
-
+        None waits as long as it takes; the server is asked before the timeout runs out and once
+        more at it, however long a poll interval it suggests; on expiry :class:`RequestTimeout` is
+        raised and the task goes on). A failed task raises :class:`TaskFailed`, a cancelled one
+        :class:`RequestCancelled`, one the server no longer knows :class:`TaskNotFound`.
+        Interrupting the wait does not cancel the task: ``task.cancel()`` does."""
         state = self._state
         if state.result is not None:
             return state.result
         if state.gone:
             raise _not_found(self._session, state)
         ensure_following(self._session, state)
-        with anyio.move_on_after(math.inf if timeout is None else timeout):
-            await state.done_event().wait()
+        await _wait_for_end(state, timeout)
         if state.result is not None:
             return state.result
         if state.error is not None:
@@ -107,8 +122,8 @@ class Task:
         if not state.done_event().is_set():
             raise E.RequestTimeout(
                 f"task {state.id} of tool {state.tool!r} on server {self.server!r} did not end within "
-                f"{timeout:g} s (it is {state.status}; it goes on): call task.result() again later, or "
-                "task.cancel()",
+                f"{timeout:g} s (the server, asked at the deadline, says it is {state.status}; it goes on): "
+                "call task.result() again later, or task.cancel()",
                 server=self.server,
             )
         raise E.MCPJupyterError(f"task {state.id} ended without a result", server=self.server)
@@ -117,15 +132,18 @@ class Task:
 
     @on_runtime
     async def acancel(self) -> Task:
-        """Ask the server to cancel the task (cooperative: it may still finish); returns the task."""
+        """Ask the server to cancel the task (cooperative: it may still finish); returns the task,
+        with the status the server gives it now."""
         await cancel(self._session, self._state)
+        if not self._state.terminal:  # 2026-07-28 answers with an empty ack: ask for the status
+            await refresh(self._session, self._state)
         return self
 
     cancel = blocking(acancel)
 
     # -- display -------------------------------------------------------------------------------
     def __repr__(self) -> str:
-        message = f" {self.message!r}" if self.message else ""
+        message = f" {self.summary!r}" if self.summary else ""
         return f"<Task {self.id} {self.tool!r} on {self.server!r}: {self.status}{message}>"
 
     def _ipython_display_(self) -> None:
@@ -147,13 +165,34 @@ class Task:
 
     def on_change(self, callback: Callable[[Task], Any]) -> Callable[[], None]:
         """Call ``callback(task)`` (on the runtime thread) each time the task's status or message
-        changes; returns a function that stops it. The live status line uses this."""
+        changes, and when its outcome (result or error) is known; returns a function that stops it.
+        The live status line uses this."""
 
         def listener(_state: TaskState) -> None:
             callback(self)
 
         self._state.listeners.append(listener)
         return lambda: self._state.listeners.remove(listener) if listener in self._state.listeners else None
+
+
+async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
+    """Wait until following ``state`` ends or, with a ``timeout``, until the follower has asked the
+    server at that deadline (it is woken to ask in time; :mod:`.pace`)."""
+    import anyio
+
+    done = state.done_event()
+    if done.is_set():
+        return
+    if timeout is None:
+        await done.wait()
+        return
+    waiter = state.wait_until(anyio.current_time() + max(0.0, timeout))
+    try:
+        with anyio.move_on_after(max(0.0, timeout) + LAST_LOOK):  # a question that hangs
+            await waiter.released.wait()
+    finally:
+        if waiter in state.waiters:
+            state.waiters.remove(waiter)
 
 
 def ensure_following(session: Any, state: TaskState) -> None:
@@ -187,15 +226,35 @@ class TaskTable(list):
     """The tasks a notebook knows on one server (a list of :class:`Task`): a table in notebooks,
     ``.to_dataframe()`` for pandas."""
 
-    COLUMNS: ClassVar[tuple[str, ...]] = ("id", "tool", "status", "message", "created", "updated")
+    COLUMNS: ClassVar[tuple[str, ...]] = (
+        "id",
+        "tool",
+        "arguments",
+        "status",
+        "message",
+        "created",
+        "updated",
+    )
 
     def __init__(self, tasks: list[Task], server: str) -> None:
         super().__init__(tasks)
         self.server = server
 
     def rows(self) -> list[dict[str, Any]]:
-        """One dict per task, with :attr:`COLUMNS`."""
-        return [{column: getattr(task, column) for column in self.COLUMNS} for task in self]
+        """One dict per task, with :attr:`COLUMNS`: ``arguments`` is the task's
+        :attr:`~Task.arguments_preview` (never a secret), ``message`` its :attr:`~Task.summary`."""
+        return [
+            {
+                "id": task.id,
+                "tool": task.tool,
+                "arguments": task.arguments_preview,
+                "status": task.status,
+                "message": task.summary,
+                "created": task.created,
+                "updated": task.updated,
+            }
+            for task in self
+        ]
 
     def to_dataframe(self) -> Any:
         """The table as a pandas DataFrame."""
@@ -213,5 +272,7 @@ class TaskTable(list):
 
     def __repr__(self) -> str:
         lines = [f"{counted(len(self), 'task')} on {self.server!r}"]
-        lines += [f"  {t.id}  {t.tool}  {t.status}  {t.message or ''}".rstrip() for t in self]
+        lines += [
+            f"  {t.id}  {t.tool}({t.arguments_preview})  {t.status}  {t.summary}".rstrip() for t in self
+        ]
         return "\n".join(lines)

@@ -6,19 +6,28 @@ status notifications). Runs on the runtime loop."""
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
 from ... import errors as E
 from .. import _events as events
-from .state import _BOOKS, DEFAULT_TTL_MS, TASKS_EXTENSION, TaskBook, TaskState, _era, _iso_now, book_for
+from .state import (
+    _BOOKS,
+    DEFAULT_TTL_MS,
+    TASKS_EXTENSION,
+    UNKNOWN_TOOL,
+    TaskBook,
+    TaskState,
+    _era,
+    _iso_now,
+    book_for,
+)
 from .wire import _tool_result, follow
 
 # -- the 2026-07-28 extension (an SDK ClientExtension: the claim of resultType "task") -------------
 
 # How a claimed ``resultType: "task"`` is resolved inside ``client.call_tool``: "follow" (conn.call:
 # drive it to the end here) or "start" (conn.start: hand the new task back at once). The session
-# and the request's progress hook travel with it.
+# and the request's deadline (also its progress callback) travel with it.
 _CLAIM: contextvars.ContextVar[tuple[str, Any, Any] | None] = contextvars.ContextVar(
     "mcp_jupyter_task_claim", default=None
 )
@@ -51,9 +60,9 @@ def tasks_client_extension() -> Any:
         claim = _CLAIM.get()
         if claim is None or claim[0] == "start":
             raise _Started(raw)
-        _mode, session, on_progress = claim
+        _mode, session, deadline = claim
         state = book_for(session).add(_new_state(session, raw, context.tool_name, {}))
-        final = await follow(session, state, on_progress=on_progress, cancel_on_exit=True)
+        final = await follow(session, state, deadline=deadline, cancel_on_exit=True)
         return final.raw
 
     async def on_status(params: Any) -> None:
@@ -158,7 +167,7 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
 
     state = TaskState(
         id=f"local-{uuid.uuid4().hex[:12]}",
-        tool=result.tool.name if result.tool is not None else "?",
+        tool=result.tool.name if result.tool is not None else UNKNOWN_TOOL,
         era=_era(session.require_client().protocol_version),
         status="completed",
         message="the server answered at once (no task was created)",
@@ -181,20 +190,19 @@ async def _create_2025(session: Any, name: str, args: dict, ttl_ms: int) -> dict
         return await send_raw_request(client.session, "tools/call", params, timeout=session.timeout)
 
 
-async def call_tool_maybe_task(
-    session: Any, client: Any, tool: Any, args: dict, on_progress: Callable[..., Awaitable[None]]
-) -> Any:
-    """``tools/call`` for ``conn.call`` (on the loop, inside the call's deadline): a tool that
-    requires a task runs as one (2025-11-25), and a 2026-07-28 server's task answer is followed to
-    its end; status changes are reported as progress. Returns the SDK ``CallToolResult``."""
+async def call_tool_maybe_task(session: Any, client: Any, tool: Any, args: dict, deadline: Any) -> Any:
+    """``tools/call`` for ``conn.call`` (on the loop, under the call's ``deadline``, which is also its
+    progress callback): a tool that requires a task runs as one (2025-11-25), and a 2026-07-28
+    server's task answer is followed to its end, asking the server in time for the deadline; status
+    changes are reported as progress. Returns the SDK ``CallToolResult``."""
     name = tool.name
     if not session.modern and tool.task_support == "required" and server_offers_tasks(session):
         state = await start_task(session, tool, args)
         if state.result is not None:  # answered at once
             return state.result.raw
-        return (await follow(session, state, on_progress=on_progress, cancel_on_exit=True)).raw
-    token = _CLAIM.set(("follow", session, on_progress))
+        return (await follow(session, state, deadline=deadline, cancel_on_exit=True)).raw
+    token = _CLAIM.set(("follow", session, deadline))
     try:
-        return await client.call_tool(name, args, progress_callback=on_progress)
+        return await client.call_tool(name, args, progress_callback=deadline)
     finally:
         _CLAIM.reset(token)

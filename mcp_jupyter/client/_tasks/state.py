@@ -5,6 +5,7 @@ constants of both protocol eras."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ DEFAULT_TTL_MS = 3_600_000  # an hour: what a 2025 client asks the server to kee
 DEFAULT_POLL = 1.0  # seconds between polls when the server suggests nothing (the TS client's default)
 MIN_POLL = 0.1  # seconds: a server suggesting less is polled at this pace
 INVALID_PARAMS = -32602  # what tasks/get answers for a task id the server does not know
+UNKNOWN_TOOL = "?"  # the tool of a task known only by its id (2026-07-28 tasks/get does not name it)
 
 
 def _iso_now() -> str:
@@ -35,6 +37,8 @@ class TaskState:
     era: str  # "2025-11-25" or "2026-07-28"
     status: str = "working"
     message: str | None = None
+    progress_message: str | None = None  # the message last seen while the task ran
+    failure: str | None = None  # why it failed, as the server said (its error's message)
     created: str | None = None
     updated: str | None = None
     ttl_ms: int | None = None
@@ -46,9 +50,12 @@ class TaskState:
     answered: set = field(default_factory=set, repr=False)  # 2026 inputRequests keys answered
     listeners: list = field(default_factory=list, repr=False)
     following: bool = False
+    seen: bool = True  # the server has told of this task (False: an id given by hand, not yet asked)
     gone: bool = False  # the server said it does not know this task (any more)
     why_gone: str = ""
+    waiters: list[Waiter] = field(default_factory=list, repr=False)  # task.result(timeout=...) calls
     _done: Any = field(default=None, repr=False)  # anyio.Event, made on the loop
+    _nudge: Any = field(default=None, repr=False)  # anyio.Event: wakes a follower between polls
 
     @property
     def terminal(self) -> bool:
@@ -70,9 +77,41 @@ class TaskState:
             self._done = anyio.Event()
         return self._done
 
+    def wait_until(self, end: float) -> Waiter:
+        """Register someone who waits for the task until loop time ``end`` (on the loop); the
+        follower is woken to ask the server by then (:mod:`.pace`)."""
+        import anyio
+
+        waiter = Waiter(end, anyio.Event())
+        self.waiters.append(waiter)
+        self.nudge()
+        return waiter
+
+    def release_waiters(self, until: float = math.inf) -> None:
+        """Release the waiters whose deadline is at or before ``until`` (all by default)."""
+        for waiter in [w for w in self.waiters if w.end <= until]:
+            self.waiters.remove(waiter)
+            waiter.released.set()
+
+    def nudge_event(self) -> Any:
+        """An ``anyio.Event`` a follower sleeps on between polls: set by :meth:`nudge`."""
+        import anyio
+
+        if self._nudge is None:
+            self._nudge = anyio.Event()
+        return self._nudge
+
+    def nudge(self) -> None:
+        """Wake the follower now (a new deadline may call for an earlier question)."""
+        if self._nudge is not None:
+            self._nudge.set()
+            self._nudge = None
+
     def apply(self, raw: dict[str, Any]) -> bool:
-        """Take a task object from the wire (either era's field names); True when something shown changed."""
-        before = (self.status, self.message)
+        """Take a task object from the wire (either era's field names); True when something shown
+        changed (or the server told of the task for the first time)."""
+        before = (self.status, self.message, self.seen)
+        self.seen = True
         status = raw.get("status")
         if status in STATUSES:
             self.status = status
@@ -86,7 +125,11 @@ class TaskState:
         if isinstance(poll, int | float) and poll >= 0:
             self.poll_ms = int(poll)
         self.detail = raw
-        return (self.status, self.message) != before
+        if self.terminal:
+            self.nudge()  # a follower waiting for its next question can conclude now
+        else:
+            self.progress_message = self.message
+        return (self.status, self.message, self.seen) != before
 
     def changed(self) -> None:
         """Tell the listeners (live status lines, the task table) that the task moved."""
@@ -119,7 +162,7 @@ class TaskState:
         """A state read back from the task store."""
         return cls(
             id=task_id,
-            tool=str(record.get("tool") or "?"),
+            tool=str(record.get("tool") or UNKNOWN_TOOL),
             era=str(record.get("era") or "2025-11-25"),
             status=str(record.get("status") or "working"),
             message=record.get("message"),
@@ -129,6 +172,16 @@ class TaskState:
             poll_ms=record.get("poll_ms"),
             arguments=dict(record.get("arguments") or {}),
         )
+
+
+@dataclass(eq=False)
+class Waiter:
+    """Someone waiting for a task until loop time ``end`` (``task.result(timeout=...)``): released
+    once the follower has asked the server at ``end``, or when following the task ends."""
+
+    end: float
+    released: Any  # anyio.Event
+    looked: bool = False  # the follower has asked the server at (or after) ``end``
 
 
 class TaskBook:
@@ -183,15 +236,24 @@ class TaskBook:
             self.session.warn(f"could not save task {state.id} to the task store: {exc}")
 
     def get(self, task_id: str) -> TaskState:
-        """The state of ``task_id`` (one is made for an id the notebook never saw: the server decides)."""
+        """The state of ``task_id``. For an id the notebook never saw one is made, and kept in the
+        book once the server tells of it: a mistyped id is not listed as a task."""
         self.load()
         state = self.states.get(task_id)
         if state is None:
             era = self.session.require_client().protocol_version
-            state = self.add(TaskState(id=task_id, tool="?", era=_era(era), created=None))
+            state = TaskState(id=task_id, tool=UNKNOWN_TOOL, era=_era(era), created=None, seen=False)
+            state.listeners.append(self._adopt)
         elif self.changed not in state.listeners:
             state.listeners.append(self.changed)
         return state
+
+    def _adopt(self, state: TaskState) -> None:
+        """A listener of an id given by hand: keep the task once the server has told of it."""
+        if state.seen and not state.gone:
+            state.listeners.remove(self._adopt)
+            if state.id not in self.states:
+                self.add(state)
 
 
 _BOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from ... import errors as E
-from .state import INVALID_PARAMS, TaskState, _iso_now
+from .pace import DeadlinePassed, Pace
+from .state import INVALID_PARAMS, UNKNOWN_TOOL, TaskState, _iso_now
 
 _CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
 
@@ -123,16 +124,33 @@ def _forget(state: TaskState, exc: BaseException) -> None:
     """The server does not know the task: keep its last status, say so in its message."""
     state.gone = True
     state.why_gone = str(exc)
-    state.message = "the server no longer knows this task"
+    state.message = (
+        "the server no longer knows this task" if state.seen else "the server does not know this task"
+    )
     state.changed()
 
 
 def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
+    """What is known of a task the server does not know, and only the advice that can work."""
+    listed = "conn.tasks lists the tasks this notebook knows on this server"
+    if not state.seen:  # an id given by hand that the server never told of
+        return E.TaskNotFound(
+            f"server {session.name!r} does not know task {state.id!r} ({state.why_gone}): check the id "
+            f"({listed}); a task started on another connection is unknown here if the server keeps "
+            "tasks per connection, and one past its ttl is gone",
+            server=session.name,
+        )
     ttl = f" (it was to be kept {state.ttl_ms / 1000:g} s after it started)" if state.ttl_ms else ""
+    tool = f" of tool {state.tool!r}" if state.tool != UNKNOWN_TOOL else ""
+    again = (
+        f"Start it again with conn.start({state.tool!r}, ...)"
+        if state.tool != UNKNOWN_TOOL
+        else f"Its result cannot be fetched any more; {listed}"
+    )
     return E.TaskNotFound(
-        f"server {session.name!r} no longer knows task {state.id} of tool {state.tool!r}{ttl}: it expired, "
-        "the server restarted, the id is wrong, or the server keeps tasks per connection (a new kernel is a "
-        f"new connection) ({state.why_gone}). Start it again with conn.start({state.tool!r}, ...)",
+        f"server {session.name!r} no longer knows task {state.id}{tool}{ttl}: it expired, the server "
+        "restarted, or the server keeps tasks per connection (a new kernel is a new connection) "
+        f"({state.why_gone}). {again}",
         server=session.name,
     )
 
@@ -141,18 +159,20 @@ async def follow(
     session: Any,
     state: TaskState,
     *,
-    on_progress: Callable[..., Awaitable[None]] | None = None,
+    deadline: Any = None,
     cancel_on_exit: bool = False,
 ) -> Any:
     """Drive ``state`` to its end and return its ``ToolResult`` (on the loop).
 
-    Polls ``tasks/get`` at the server's pace, reporting each status change to ``on_progress``
-    (which restarts the caller's idle timeout), answers input requests through the consent layer,
-    and fetches the result. ``cancel_on_exit``: when the caller gives up (Ctrl-C, a cancelled
-    ``acall``, a timeout), the task is cancelled on the server.
+    Polls ``tasks/get`` at the server's pace (:class:`~.pace.Pace`: never past a deadline unasked),
+    answers input requests through the consent layer, and fetches the result. ``deadline``: the
+    :class:`~mcp_jupyter.client._session.Deadline` of the call that follows the task inline (None
+    in the background); each status change is reported to it as progress (which restarts its idle
+    timeout), and once it passes with the task still going the call ends with a
+    :class:`RequestTimeout` that says so. ``cancel_on_exit``: when the caller gives up (Ctrl-C, a
+    cancelled ``acall``, a timeout), the task is cancelled on the server, unless it is known to
+    have ended.
     """
-    import anyio
-
     if state.result is not None:
         return state.result
     steps = [0]
@@ -164,8 +184,8 @@ async def follow(
             return  # the same change seen twice (a status notification, then a poll)
         last[0] = text
         steps[0] += 1
-        if on_progress is not None:
-            await on_progress(steps[0], None, text)
+        if deadline is not None:
+            await deadline(steps[0], None, text)
 
     def listener(changed: TaskState) -> None:
         pending.append(changed)
@@ -173,6 +193,7 @@ async def follow(
     pending: list[TaskState] = [state]  # the status the task started with is the first report
     state.listeners.append(listener)
     state.following = True
+    pace = Pace(state, deadline)
     try:
         driver = _follow_2026 if state.era.startswith("2026") else _follow_2025
 
@@ -180,56 +201,102 @@ async def follow(
             while pending:
                 await report(pending.pop(0))
 
-        state.result = await driver(session, state, flush)
+        state.result = await driver(session, state, pace, flush)
         return state.result
+    except DeadlinePassed:  # the call gives up; the task itself has not failed (nothing kept on it)
+        status = state.status  # as the server said at the deadline (a cancel changes it)
+        note = await _cancel_leaving(session, state) if cancel_on_exit else "it goes on"
+        raise _timed_out(session, state, status, deadline, pace, note) from None
     except BaseException as exc:
         state.error = exc if isinstance(exc, E.MCPJupyterError) else state.error
-        if cancel_on_exit and not state.terminal and not isinstance(exc, E.MCPJupyterError | Exception):
-            with anyio.move_on_after(_CANCEL_GRACE, shield=True):
-                try:
-                    await cancel(session, state)
-                except Exception:  # noqa: BLE001 - leaving anyway; the server may still finish it
-                    pass
+        if cancel_on_exit and not isinstance(exc, E.MCPJupyterError | Exception):
+            await _cancel_leaving(session, state)
         raise
     finally:
         state.following = False
         if listener in state.listeners:
             state.listeners.remove(listener)
+        state.changed()  # before waking the waiters: a status line shows the outcome they return
         state.done_event().set()
-        state.changed()
+        state.release_waiters()
 
 
-async def _sleep(state: TaskState) -> None:
+async def _cancel_leaving(session: Any, state: TaskState) -> str:
+    """Cancel the task on the server as its caller leaves (shielded, briefly); what became of it.
+    A task known to have ended is left alone."""
     import anyio
 
-    await anyio.sleep(state.poll_seconds)
+    if state.terminal:
+        return f"it had already {state.status}"
+    with anyio.move_on_after(_CANCEL_GRACE, shield=True):
+        try:
+            await cancel(session, state)
+        except Exception as exc:  # noqa: BLE001 - leaving anyway; the server may still finish it
+            return f"cancelling it on the server failed ({exc})"
+        return "the server was asked to cancel it"
+    return f"the server did not answer the cancel within {_CANCEL_GRACE:g} s"
 
 
-async def _follow_2025(session: Any, state: TaskState, flush: Callable[[], Awaitable[None]]) -> Any:
+def _timed_out(
+    session: Any, state: TaskState, status: str, deadline: Any, pace: Pace, note: str
+) -> E.RequestTimeout:
+    """The RequestTimeout of a call whose deadline passed while its task went on: what the client
+    asked, what the server said, what became of the task."""
+    where = f"task {state.id} of tool {state.tool!r} on server {session.name!r}"
+    asked = f"asked the server {pace.asked} times, the last at the deadline"
+    suggested = f"; the server suggests polling every {state.poll_seconds:g} s" if state.poll_ms else ""
+    later = f"start it with conn.start({state.tool!r}, ...) and fetch the result later with task.result()"
+    if deadline.total_passed():
+        return E.RequestTimeout(
+            f"{where} did not end within max_timeout={deadline.total:g} s (it is still {status}; "
+            f"{asked}{suggested}); {note}. Pass max_timeout=<seconds> (or None) for a longer call, or {later}",
+            server=session.name,
+        )
+    return E.RequestTimeout(
+        f"{where} was still {status} after timeout={deadline.idle:g} s without a change ({asked}"
+        f"{suggested}); {note}. Pass timeout=<seconds> for a longer wait (timeout=None waits as long "
+        f"as it takes), or {later}",
+        server=session.name,
+    )
+
+
+async def _poll(session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]) -> None:
+    """Wait for the next question at ``pace``, ask it (``tasks/get``), report what changed."""
+    await pace.wait()
+    await refresh(session, state)
+    pace.answered()
+    await flush()
+
+
+async def _follow_2025(
+    session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
+) -> Any:
     """2025-11-25: poll until the task needs input or ends; then ``tasks/result``, which waits for
     the end and carries the server's requests for the task (answered by the SDK's callbacks, i.e.
-    the consent layer), while polling goes on for the status line."""
+    the consent layer), while polling goes on for the status line (and the deadlines)."""
     import anyio
 
     await flush()
     while not state.terminal and state.status != "input_required":
-        await _sleep(state)
-        await refresh(session, state)
-        await flush()
+        await _poll(session, state, pace, flush)
     if state.status == "cancelled":
         raise _cancelled(session, state)
     tool = await _listed_tool(session, state.tool)
+    passed: list[DeadlinePassed] = []
 
     async def keep_polling() -> None:
         while True:
-            await _sleep(state)
             try:
-                await refresh(session, state)
+                await _poll(session, state, pace, flush)
+            except DeadlinePassed as exc:
+                passed.append(exc)
+                group.cancel_scope.cancel()  # stop waiting for tasks/result: the call ends
+                return
             except E.MCPJupyterError:
                 return  # the result request reports what went wrong
-            await flush()
 
     raw: dict[str, Any] = {}
+    failures: list[E.MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
     async with anyio.create_task_group() as group:
         if not state.terminal:
             group.start_soon(keep_polling)
@@ -237,14 +304,20 @@ async def _follow_2025(session: Any, state: TaskState, flush: Callable[[], Await
             raw = await _send(
                 session, "tasks/result", state.id, doing=f"getting the result of task {state.id}"
             )
-        except E.ProtocolError as exc:
-            group.cancel_scope.cancel()
-            if exc.code == INVALID_PARAMS:
-                _forget(state, exc)
-                raise _not_found(session, state) from None
-            state.status = "failed"
-            raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
+        except E.MCPJupyterError as exc:
+            failures.append(exc)
         group.cancel_scope.cancel()
+    if passed:
+        raise passed[0]
+    if failures:
+        exc = failures[0]
+        if not isinstance(exc, E.ProtocolError):
+            raise exc
+        if exc.code == INVALID_PARAMS:
+            _forget(state, exc)
+            raise _not_found(session, state) from None
+        state.status = "failed"
+        raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
     if not state.terminal:
         state.status = "completed"
         state.updated = _iso_now()
@@ -255,19 +328,20 @@ async def _follow_2025(session: Any, state: TaskState, flush: Callable[[], Await
     return _tool_result(session, raw, tool)
 
 
-async def _follow_2026(session: Any, state: TaskState, flush: Callable[[], Awaitable[None]]) -> Any:
+async def _follow_2026(
+    session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
+) -> Any:
     """2026-07-28: poll ``tasks/get``; answer new ``inputRequests`` (each key once) with
     ``tasks/update``; the result or error arrives inline when the task ends."""
     await flush()
     if not state.detail or state.detail.get("resultType") == "task":
         await refresh(session, state)  # the create answer carries no result or input requests
+        pace.answered()
         await flush()
     while not state.terminal:
         if state.status == "input_required":
             await _answer_inputs(session, state)
-        await _sleep(state)
-        await refresh(session, state)
-        await flush()
+        await _poll(session, state, pace, flush)
     detail = state.detail
     if state.status == "cancelled":
         raise _cancelled(session, state)
@@ -353,6 +427,7 @@ def _cancelled(session: Any, state: TaskState) -> E.RequestCancelled:
 
 def _failed(session: Any, state: TaskState, error: dict) -> E.TaskFailed:
     message = error.get("message") or state.message or "no reason given"
+    state.failure = str(message)
     return E.TaskFailed(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} failed: {message}",
         code=error.get("code"),

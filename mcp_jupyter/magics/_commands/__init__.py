@@ -16,6 +16,8 @@ Nothing here touches the SDK: only ``mcp_jupyter``'s public names. docs/architec
 # The import order is the order of %mcp --help, so the imports are not sorted.
 # isort: off
 from mcp_jupyter.magics._commands import connections  # noqa: F401 - importing a group registers it
+from mcp_jupyter.magics._commands import registry  # noqa: F401
+from mcp_jupyter.magics._commands import doctor  # noqa: F401
 from mcp_jupyter.magics._commands import listings  # noqa: F401
 from mcp_jupyter.magics._commands import calls  # noqa: F401
 from mcp_jupyter.magics._commands import tasks  # noqa: F401

@@ -16,7 +16,8 @@ from mcp_jupyter.magics._registry import Command, subcommand
 _CONNECT_USAGE = (
     "%(prog)s NAME TARGET... [--env K=V]... [--cwd DIR] [--header 'K: V']... [--timeout S] [--legacy]\n"
     "       %(prog)s NAME URL --auth [--client-id ID] [--client-secret-env VAR] [--scopes 'A B'] ...\n"
-    "       %(prog)s --config FILE [NAME...]"
+    "       %(prog)s --config FILE [NAME...]\n"
+    "       %(prog)s NAME --server-json FILE"
 )
 
 
@@ -28,6 +29,11 @@ def _connect_arguments(c: argparse.ArgumentParser) -> None:
         help="a command line (stdio) or an http(s) URL; put it after -- if it has options named like ours",
     )
     c.add_argument("--config", metavar="FILE", help="an mcp.json / Claude Desktop style config file")
+    c.add_argument(
+        "--server-json",
+        metavar="FILE",
+        help="a server.json: checked against its schema, then run as the registry would",
+    )
     c.add_argument("--env", action="append", default=[], metavar="K=V", help="environment for a stdio server")
     c.add_argument("--cwd", metavar="DIR", help="working directory for a stdio server")
     c.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header for a URL")
@@ -104,7 +110,7 @@ def parse_connect(parser: argparse.ArgumentParser, words: list[str]) -> argparse
     args = parser.parse_args(ours)
     args.name = positional[0] if positional else None
     args.target = positional[1:]
-    if args.config:
+    if args.config or (args.server_json and args.name):
         return args
     if not args.name or not args.target:
         raise MagicUsageError(
@@ -141,6 +147,19 @@ def _split_connect_words(
     return ours, positional
 
 
+def target_options(a: argparse.Namespace) -> dict[str, Any]:
+    """``env``, ``headers`` and ``cwd`` from ``--env K=V``, ``--header 'K: V'`` and ``--cwd DIR``
+    (what ``connect`` and ``doctor`` take for a target), only those given."""
+    options: dict[str, Any] = {}
+    if a.env:
+        options["env"] = _split_pairs(a.env, "=", "--env")
+    if a.header:
+        options["headers"] = _split_pairs(a.header, ":", "--header")
+    if a.cwd:
+        options["cwd"] = a.cwd
+    return options
+
+
 def _split_pairs(values: list[str], sep: str, what: str) -> dict[str, str]:
     out = {}
     for value in values:
@@ -167,19 +186,17 @@ def cmd_connect(cmd: Command, shell: Any) -> Any:
         from mcp_jupyter.display._tables import servers_frame
 
         return servers_frame(conns)
-    target: Any = a.target[0] if len(a.target) == 1 else list(a.target)
-    kwargs: dict[str, Any] = {"mode": "legacy" if a.legacy else "auto"}
-    if a.env:
-        kwargs["env"] = _split_pairs(a.env, "=", "--env")
-    if a.header:
-        kwargs["headers"] = _split_pairs(a.header, ":", "--header")
-    if a.cwd:
-        kwargs["cwd"] = a.cwd
+    kwargs: dict[str, Any] = {"mode": "legacy" if a.legacy else "auto", **target_options(a)}
     if a.timeout is not None:
         kwargs["timeout"] = a.timeout or None  # 0: no limit
     auth = _auth_option(a)
     if auth is not None:
         kwargs["auth"] = auth
+    if a.server_json:
+        from mcp_jupyter.mcp_registry import connect_server_json
+
+        return connect_server_json(a.server_json, a.name, **kwargs)
+    target: Any = a.target[0] if len(a.target) == 1 else list(a.target)
     return mj.connect(a.name, target, **kwargs)
 
 
