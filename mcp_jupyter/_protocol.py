@@ -6,7 +6,9 @@
 - :func:`timestamp`, the one clock for the protocol's ``createdAt`` / ``lastUpdatedAt``;
 - :class:`TaskRecord`, a task as MCP's ``Task`` object describes it: what a served notebook function
   (``serve/_tasks.py``) and a server's request run as a task on the client
-  (``client/_tasks/client_side.py``) keep, and answer ``tasks/get`` from.
+  (``client/_tasks/client_side.py``) keep, and answer ``tasks/get`` from; :func:`read_task` reads
+  the same object back into the same field names (the notebook following a server's task,
+  ``client/_tasks/state.py``).
 
 Base layer: plain Python, no import of the package or the SDK, so the serve island may use it too.
 """
@@ -14,8 +16,9 @@ Base layer: plain Python, no import of the package or the SDK, so the serve isla
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypedDict
 
 __all__ = [
     "PARSE_ERROR",
@@ -34,6 +37,8 @@ __all__ = [
     "TERMINAL",
     "TaskStatus",
     "TaskRecord",
+    "TaskFields",
+    "read_task",
     "timestamp",
 ]
 
@@ -121,3 +126,42 @@ class TaskRecord:
         if self.message:
             task["statusMessage"] = self.message
         return task
+
+
+class TaskFields(TypedDict, total=False):
+    """A ``Task`` object from the wire in :class:`TaskRecord`'s field names: only the fields it
+    carried, and only valid values."""
+
+    id: str
+    status: TaskStatus
+    message: str | None
+    created: str
+    updated: str
+    ttl_ms: int
+    poll_ms: int
+
+
+def read_task(raw: Mapping[str, Any]) -> TaskFields:
+    """The fields of a ``Task`` object in either era's names (``ttl``/``ttlMs``,
+    ``pollInterval``/``pollIntervalMs``). A status without ``statusMessage`` clears the message; an
+    unknown status, an empty time stamp or a negative poll interval is left out."""
+    fields: TaskFields = {}
+    if isinstance(raw.get("taskId"), str):
+        fields["id"] = raw["taskId"]
+    status = raw.get("status")
+    if status in TASK_STATUSES:
+        fields["status"] = status
+    if "statusMessage" in raw or status is not None:
+        message = raw.get("statusMessage")
+        fields["message"] = message if isinstance(message, str) else None
+    if isinstance(raw.get("createdAt"), str) and raw["createdAt"]:
+        fields["created"] = raw["createdAt"]
+    if isinstance(raw.get("lastUpdatedAt"), str) and raw["lastUpdatedAt"]:
+        fields["updated"] = raw["lastUpdatedAt"]
+    ttl = raw.get("ttlMs", raw.get("ttl"))
+    if isinstance(ttl, int):
+        fields["ttl_ms"] = ttl
+    poll = raw.get("pollIntervalMs", raw.get("pollInterval"))
+    if isinstance(poll, int | float) and poll >= 0:
+        fields["poll_ms"] = int(poll)
+    return fields

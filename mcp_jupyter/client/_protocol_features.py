@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._compat import mcp_sdk
+from .._protocol import TASKS_EXTENSION
 from .._wording import counted
 from ._skills import SKILLS_EXTENSION
-from ._tasks import TASKS_EXTENSION
 from .apps import APP_MIME_TYPE, UI_EXTENSION
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"

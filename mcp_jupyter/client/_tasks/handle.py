@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ... import _views as views
-from ... import errors as E
 from ..._wording import counted
+from ...errors import MCPJupyterError, RequestTimeout
 from .._twins import blocking, on_runtime
 from .pace import LAST_LOOK
 from .preview import arguments_preview, input_schema, summary
@@ -120,13 +120,13 @@ class Task:
         if state.error is not None:
             raise state.error
         if not state.done_event().is_set():
-            raise E.RequestTimeout(
+            raise RequestTimeout(
                 f"task {state.id} of tool {state.tool!r} on server {self.server!r} did not end within "
                 f"{timeout:g} s (the server, asked at the deadline, says it is {state.status}; it goes on): "
                 "call task.result() again later, or task.cancel()",
                 server=self.server,
             )
-        raise E.MCPJupyterError(f"task {state.id} ended without a result", server=self.server)
+        raise MCPJupyterError(f"task {state.id} ended without a result", server=self.server)
 
     result = blocking(aresult)
 

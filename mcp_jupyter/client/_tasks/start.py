@@ -8,17 +8,16 @@ from __future__ import annotations
 import contextvars
 from typing import Any, ClassVar, Literal
 
-from ... import errors as E
+from ..._protocol import TASKS_EXTENSION, timestamp
+from ...errors import TaskNotSupported
 from .. import _events as events
 from .state import (
     _BOOKS,
     DEFAULT_TTL_MS,
-    TASKS_EXTENSION,
     UNKNOWN_TOOL,
     TaskBook,
     TaskState,
     _era,
-    _iso_now,
     book_for,
 )
 from .wire import _tool_result, follow
@@ -99,7 +98,7 @@ def _new_state(session: Any, raw: dict[str, Any], tool: str, args: dict) -> Task
     task = raw.get("task") if isinstance(raw.get("task"), dict) else raw
     state = TaskState(id=str(task["taskId"]), tool=tool, era=era, arguments=dict(args))
     state.apply(task)
-    state.created = state.created or _iso_now()
+    state.created = state.created or timestamp()
     return state
 
 
@@ -130,7 +129,7 @@ async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None =
             if server_offers_tasks(session)
             else "the server does not offer tasks"
         )
-        raise E.TaskNotSupported(
+        raise TaskNotSupported(
             f"tool {name!r} on server {session.name!r} cannot run as a task ({why}); call it with "
             f"conn.call({name!r}, ...) instead",
             server=session.name,
@@ -171,7 +170,7 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
         era=_era(session.require_client().protocol_version),
         status="completed",
         message="the server answered at once (no task was created)",
-        created=_iso_now(),
+        created=timestamp(),
         arguments=dict(args),
     )
     state.result = result

@@ -4,28 +4,18 @@ constants of both protocol eras."""
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..._protocol import TERMINAL, read_task, timestamp
 from .. import _events as events
 
-TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
-"""The 2026-07-28 tasks extension's identifier."""
-
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
-STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
 DEFAULT_TTL_MS = 3_600_000  # an hour: what a 2025 client asks the server to keep a task it started
 DEFAULT_POLL = 1.0  # seconds between polls when the server suggests nothing (the TS client's default)
 MIN_POLL = 0.1  # seconds: a server suggesting less is polled at this pace
-INVALID_PARAMS = -32602  # what tasks/get answers for a task id the server does not know
 UNKNOWN_TOOL = "?"  # the tool of a task known only by its id (2026-07-28 tasks/get does not name it)
-
-
-def _iso_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @dataclass(eq=False)
@@ -112,18 +102,14 @@ class TaskState:
         changed (or the server told of the task for the first time)."""
         before = (self.status, self.message, self.seen)
         self.seen = True
-        status = raw.get("status")
-        if status in STATUSES:
-            self.status = status
-        if "statusMessage" in raw or status is not None:
-            self.message = raw.get("statusMessage")
-        self.created = raw.get("createdAt") or self.created
-        self.updated = raw.get("lastUpdatedAt") or self.updated or _iso_now()
-        ttl = raw.get("ttlMs", raw.get("ttl", self.ttl_ms))
-        self.ttl_ms = ttl if isinstance(ttl, int) else self.ttl_ms
-        poll = raw.get("pollIntervalMs", raw.get("pollInterval"))
-        if isinstance(poll, int | float) and poll >= 0:
-            self.poll_ms = int(poll)
+        fields = read_task(raw)
+        self.status = fields.get("status", self.status)
+        if "message" in fields:
+            self.message = fields["message"]
+        self.created = fields.get("created", self.created)
+        self.updated = fields.get("updated") or self.updated or timestamp()
+        self.ttl_ms = fields.get("ttl_ms", self.ttl_ms)
+        self.poll_ms = fields.get("poll_ms", self.poll_ms)
         self.detail = raw
         if self.terminal:
             self.nudge()  # a follower waiting for its next question can conclude now

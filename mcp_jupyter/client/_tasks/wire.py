@@ -7,9 +7,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from ... import errors as E
+from ..._protocol import INVALID_PARAMS, timestamp
+from ...errors import (
+    MCPJupyterError,
+    ProtocolError,
+    RequestCancelled,
+    RequestTimeout,
+    TaskFailed,
+    TaskNotFound,
+)
 from .pace import DeadlinePassed, Pace
-from .state import INVALID_PARAMS, UNKNOWN_TOOL, TaskState, _iso_now
+from .state import UNKNOWN_TOOL, TaskState
 
 _CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
 
@@ -94,7 +102,7 @@ def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
     try:
         parsed = CallToolResult.model_validate(raw, by_name=False)
     except Exception as exc:  # noqa: BLE001 - a malformed result is the server's fault: say so
-        raise E.ProtocolError(
+        raise ProtocolError(
             f"server {session.name!r} sent a task result that is not a tool result: {exc}",
             server=session.name,
         ) from None
@@ -110,7 +118,7 @@ async def refresh(session: Any, state: TaskState) -> TaskState:
         return state
     try:
         raw = await _send(session, "tasks/get", state.id, doing=f"getting task {state.id}")
-    except E.ProtocolError as exc:
+    except ProtocolError as exc:
         if exc.code == INVALID_PARAMS:
             _forget(state, exc)
             raise _not_found(session, state) from None
@@ -130,11 +138,11 @@ def _forget(state: TaskState, exc: BaseException) -> None:
     state.changed()
 
 
-def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
+def _not_found(session: Any, state: TaskState) -> TaskNotFound:
     """What is known of a task the server does not know, and only the advice that can work."""
     listed = "conn.tasks lists the tasks this notebook knows on this server"
     if not state.seen:  # an id given by hand that the server never told of
-        return E.TaskNotFound(
+        return TaskNotFound(
             f"server {session.name!r} does not know task {state.id!r} ({state.why_gone}): check the id "
             f"({listed}); a task started on another connection is unknown here if the server keeps "
             "tasks per connection, and one past its ttl is gone",
@@ -147,7 +155,7 @@ def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
         if state.tool != UNKNOWN_TOOL
         else f"Its result cannot be fetched any more; {listed}"
     )
-    return E.TaskNotFound(
+    return TaskNotFound(
         f"server {session.name!r} no longer knows task {state.id}{tool}{ttl}: it expired, the server "
         "restarted, or the server keeps tasks per connection (a new kernel is a new connection) "
         f"({state.why_gone}). {again}",
@@ -208,8 +216,8 @@ async def follow(
         note = await _cancel_leaving(session, state) if cancel_on_exit else "it goes on"
         raise _timed_out(session, state, status, deadline, pace, note) from None
     except BaseException as exc:
-        state.error = exc if isinstance(exc, E.MCPJupyterError) else state.error
-        if cancel_on_exit and not isinstance(exc, E.MCPJupyterError | Exception):
+        state.error = exc if isinstance(exc, MCPJupyterError) else state.error
+        if cancel_on_exit and not isinstance(exc, MCPJupyterError | Exception):
             await _cancel_leaving(session, state)
         raise
     finally:
@@ -239,7 +247,7 @@ async def _cancel_leaving(session: Any, state: TaskState) -> str:
 
 def _timed_out(
     session: Any, state: TaskState, status: str, deadline: Any, pace: Pace, note: str
-) -> E.RequestTimeout:
+) -> RequestTimeout:
     """The RequestTimeout of a call whose deadline passed while its task went on: what the client
     asked, what the server said, what became of the task."""
     where = f"task {state.id} of tool {state.tool!r} on server {session.name!r}"
@@ -247,12 +255,12 @@ def _timed_out(
     suggested = f"; the server suggests polling every {state.poll_seconds:g} s" if state.poll_ms else ""
     later = f"start it with conn.start({state.tool!r}, ...) and fetch the result later with task.result()"
     if deadline.total_passed():
-        return E.RequestTimeout(
+        return RequestTimeout(
             f"{where} did not end within max_timeout={deadline.total:g} s (it is still {status}; "
             f"{asked}{suggested}); {note}. Pass max_timeout=<seconds> (or None) for a longer call, or {later}",
             server=session.name,
         )
-    return E.RequestTimeout(
+    return RequestTimeout(
         f"{where} was still {status} after timeout={deadline.idle:g} s without a change ({asked}"
         f"{suggested}); {note}. Pass timeout=<seconds> for a longer wait (timeout=None waits as long "
         f"as it takes), or {later}",
@@ -292,11 +300,11 @@ async def _follow_2025(
                 passed.append(exc)
                 group.cancel_scope.cancel()  # stop waiting for tasks/result: the call ends
                 return
-            except E.MCPJupyterError:
+            except MCPJupyterError:
                 return  # the result request reports what went wrong
 
     raw: dict[str, Any] = {}
-    failures: list[E.MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
+    failures: list[MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
     async with anyio.create_task_group() as group:
         if not state.terminal:
             group.start_soon(keep_polling)
@@ -304,14 +312,14 @@ async def _follow_2025(
             raw = await _send(
                 session, "tasks/result", state.id, doing=f"getting the result of task {state.id}"
             )
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             failures.append(exc)
         group.cancel_scope.cancel()
     if passed:
         raise passed[0]
     if failures:
         exc = failures[0]
-        if not isinstance(exc, E.ProtocolError):
+        if not isinstance(exc, ProtocolError):
             raise exc
         if exc.code == INVALID_PARAMS:
             _forget(state, exc)
@@ -320,7 +328,7 @@ async def _follow_2025(
         raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
     if not state.terminal:
         state.status = "completed"
-        state.updated = _iso_now()
+        state.updated = timestamp()
         state.changed()
     await flush()
     if state.status == "cancelled":
@@ -349,7 +357,7 @@ async def _follow_2026(
         raise _failed(session, state, detail.get("error") or {})
     result = detail.get("result")
     if not isinstance(result, dict):
-        raise E.ProtocolError(
+        raise ProtocolError(
             f"server {session.name!r} reported task {state.id} completed without its result",
             server=session.name,
         )
@@ -397,7 +405,7 @@ async def cancel(session: Any, state: TaskState) -> None:
         return
     try:
         raw = await _send(session, "tasks/cancel", state.id, doing=f"cancelling task {state.id}")
-    except E.ProtocolError as exc:
+    except ProtocolError as exc:
         if exc.code == INVALID_PARAMS:
             _forget(state, exc)
             raise _not_found(session, state) from None
@@ -412,23 +420,23 @@ async def _listed_tool(session: Any, name: str) -> Any:
     if tool is None:
         try:
             tool = await session.find("tools", name)
-        except E.MCPJupyterError:
+        except MCPJupyterError:
             return None  # a restored task of a tool the server no longer lists: the result still shows
     return tool
 
 
-def _cancelled(session: Any, state: TaskState) -> E.RequestCancelled:
+def _cancelled(session: Any, state: TaskState) -> RequestCancelled:
     why = f": {state.message}" if state.message else ""
-    return E.RequestCancelled(
+    return RequestCancelled(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} was cancelled{why}",
         server=session.name,
     )
 
 
-def _failed(session: Any, state: TaskState, error: dict) -> E.TaskFailed:
+def _failed(session: Any, state: TaskState, error: dict) -> TaskFailed:
     message = error.get("message") or state.message or "no reason given"
     state.failure = str(message)
-    return E.TaskFailed(
+    return TaskFailed(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} failed: {message}",
         code=error.get("code"),
         data=error.get("data"),
