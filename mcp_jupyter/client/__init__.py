@@ -16,20 +16,12 @@ Two public submodules: :mod:`mcp_jupyter.client.auth` (OAuth sign-in, ``mj.auth`
 other modules are internal (their names start with ``_``); docs/architecture.md maps them.
 """
 
-from ._connection import Connection
+from ._connect import aconnect, connect, connect_config
+from ._connection import Connection, ConnectionSpec
+from ._connections import connections, disconnect, disconnect_all, get_connection
 from ._history import History
 from ._items import Prompt, Prompts, Resource, Resources, ResourceTemplate, ResourceTemplates, Tool, Tools
-from ._registry import (
-    aconnect,
-    connect,
-    connect_config,
-    connections,
-    disconnect,
-    disconnect_all,
-    get_connection,
-)
 from ._results import PromptResult, ResourceResult, ToolResult
-from ._spec import ConnectionSpec
 from ._tasks import Task, TaskTable
 from .apps import ToolUi
 

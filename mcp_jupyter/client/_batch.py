@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import _views as views
 from ..errors import MCPJupyterError
+from ._tool_call import call_tool
 
 __all__ = ["map_tool", "map_rows"]
 
@@ -35,8 +36,6 @@ async def map_rows(
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)
     limiter = anyio.Semaphore(concurrency)
-    from ._mixins.tools import call_tool
-
     await session.find("tools", tool)  # fail once, clearly, before launching many calls
 
     async def one(index: int) -> None:

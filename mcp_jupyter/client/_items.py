@@ -29,8 +29,8 @@ from ..errors import (
     suggest,
 )
 from . import _uri_template as uri_template
-from .apps import ToolUi, tool_ui
-from .apps import visibility as meta_visibility
+from ._ui_extension import ToolUi, tool_ui
+from ._ui_extension import visibility as meta_visibility
 
 __all__ = [
     "Item",

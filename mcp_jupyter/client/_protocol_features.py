@@ -19,7 +19,7 @@ from .._compat import mcp_sdk
 from .._protocol import TASKS_EXTENSION
 from .._wording import counted
 from ._skills import SKILLS_EXTENSION
-from .apps import APP_MIME_TYPE, UI_EXTENSION
+from ._ui_extension import APP_MIME_TYPE, UI_EXTENSION
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._wording import counted
+from . import _tabular as tabular
 
 if TYPE_CHECKING:
     from ._items import Tool
@@ -390,7 +391,6 @@ class ResourceResult:
         the notebook shows it as a table); a ValueError saying why when it is none of them."""
         import pandas as pd
 
-        from . import _tabular as tabular
         from ._dataframes import read_csv
 
         if tabular.is_csv(self.mime_type):

@@ -19,10 +19,14 @@ runtime thread:
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from .._compat.anyio import close_subprocess_transport
 from .._wording import counted
 from ._history import WIRE_JSON
 
@@ -202,8 +206,6 @@ async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None,
     """Start the server with pipes for stdin and stdout, in a kill scope of its own: a new session
     (process group) on POSIX, a Job Object on Windows; its environment is the SDK's safe default
     (PATH, HOME, ...) plus ``env``."""
-    import sys
-
     import anyio
     from mcp.client.stdio import get_default_environment
 
@@ -220,11 +222,6 @@ async def stop_process(process: Any, *, grace: float) -> None:
     """Stop a server as the spec says (stdin EOF, then SIGTERM, then SIGKILL), each step after
     ``grace`` seconds, and always to its whole process group: a server's own children go too,
     even when the server itself exited on EOF."""
-    import signal
-    import sys
-
-    from .._compat.anyio import close_subprocess_transport
-
     await _close_pipe(process.stdin)
     if sys.platform == "win32":  # pragma: no cover - the Job Object kills the tree at once
         from mcp.os.win32.utilities import close_process_job, terminate_windows_process_tree
@@ -270,8 +267,6 @@ async def _exited(process: Any, timeout: float) -> bool:
 
 
 def _signal_group(pid: int, signum: int) -> None:
-    import os
-
     try:
         os.killpg(pid, signum)  # the server leads its own group (start_new_session)
     except (ProcessLookupError, PermissionError):

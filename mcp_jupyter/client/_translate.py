@@ -8,6 +8,7 @@ returns the exception to raise (the caller decides what the failure means for it
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,8 +140,6 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
 
 
 def _www_authenticate_field(header: str, name: str) -> str | None:
-    import re
-
     match = re.search(rf'(?<![\w-]){name}="([^"]*)"', header) or re.search(
         rf"(?<![\w-]){name}=([^\s,]+)", header
     )
@@ -248,8 +247,6 @@ def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
 
 def _redact(text: str) -> str:
     """An SDK message may quote a state or a token endpoint's body: keep it short, drop token values."""
-    import re
-
     text = re.sub(r"(State parameter mismatch:).*", r"\1 the redirect's state is not this sign-in's", text)
     text = re.sub(
         r'("?(access_token|refresh_token|id_token|client_secret|code)"?\s*[:=]\s*)"?[^",\s}]+"?',

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import tempfile
 import weakref
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,8 +193,6 @@ def http_client(
 
 def streamable_http_transport(target: Target, auth: Any = None, on_response: Any = None) -> Any:
     """The SDK Streamable HTTP transport for a URL target."""
-    from contextlib import asynccontextmanager
-
     from mcp.client.streamable_http import streamable_http_client
 
     @asynccontextmanager

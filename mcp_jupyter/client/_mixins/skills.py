@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._compat.mcp_sdk import send_raw_request
 from ...errors import SkillVerificationFailed
 from .._items import LoadedSkill, Skill, Skills
 from .._skills import check_file, check_frontmatter, declared
@@ -35,8 +36,6 @@ class SkillsFeature:
         client = session.require_client()
         entries: list = []
         if declared(session.capabilities):
-            from ..._compat.mcp_sdk import send_raw_request
-
             cursor = None
             for _ in range(_LIST_PAGE_CAP):
                 params = {"cursor": cursor} if cursor else {}

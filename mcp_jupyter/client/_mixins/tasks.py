@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import MCPJupyterError
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
 from .._twins import blocking, on_runtime
 from .tools import merge_args
@@ -62,8 +63,6 @@ class TasksFeature:
         earlier kernel), refreshed from the server unless ``refresh_all=False``: a table in notebooks,
         ``.to_dataframe()``; a task the server no longer knows keeps its last status."""
         import anyio
-
-        from ...errors import MCPJupyterError
 
         session = self._session
         session.require_client()

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..._compat.mcp_sdk import opt_in_log_level
 from .._twins import blocking, on_runtime
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -65,7 +66,5 @@ def _stamp_log_level(session: Any, level: str) -> None:
     The SDK reads ``Client(log_level=...)`` once, at the handshake (mcp_jupyter/_compat/mcp_sdk.py).
     """
     from mcp_types import LOG_LEVEL_META_KEY
-
-    from ..._compat.mcp_sdk import opt_in_log_level
 
     opt_in_log_level(session, level, LOG_LEVEL_META_KEY)

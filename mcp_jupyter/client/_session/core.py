@@ -21,6 +21,7 @@ from ...errors import ConnectionFailed, ServerExited
 from .. import _events as events
 from .._history import History
 from .._stdio import DEFAULT_MAX_LINE_BYTES
+from .._translate import Failure, translate
 from .._transports import classify
 from .arguments import ArgumentChecker
 from .deadlines import CONNECTION_DEFAULT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Deadlines, MappedErrors
@@ -262,8 +263,6 @@ class Session:
 
     def translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
         """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
-        from .._translate import Failure, translate
-
         signin = self.owner_task.signin
         failure = Failure(
             server=self.name,

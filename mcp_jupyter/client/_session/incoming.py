@@ -8,6 +8,7 @@ failing a request.
 from __future__ import annotations
 
 import inspect
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -80,8 +81,6 @@ async def _run_listener(fn: Callable, *args: Any) -> None:
         if inspect.isawaitable(result):
             await result
     except Exception:  # noqa: BLE001 - a user's callback must not break the connection
-        import logging
-
         logging.getLogger("mcp_jupyter").exception("a notification callback raised")
 
 

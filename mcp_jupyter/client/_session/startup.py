@@ -17,13 +17,22 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from ..._compat.mcp_sdk import in_memory_transport
+from ..._version import __version__
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
+from ...consent import roots as roots_manager
+from ...errors import AuthorizationFailed, ConnectionFailed
 from ...runtime import runtime
 from .._history import RecordingTransport
 from .._icon_guard import DropInvalidIcons
 from .._result_type import DefaultResultType
-from .._tasks import ClientTaskTransport, dispatch_with
-from .._transports import StderrCapture, check_command
+from .._skills import SKILLS_EXTENSION
+from .._stdio import exiting, stdio_streams
+from .._tasks import ClientTaskTransport, dispatch_with, tasks_client_extension
+from .._translate import looks_like_legacy_sse
+from .._transports import StderrCapture, check_command, sse_transport, streamable_http_transport
+from .._ui_extension import APP_MIME_TYPE, UI_EXTENSION
+from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
 from .sdk_noise import quiet_sdk
 
 DEFAULT_ROOTS_WAIT = 2.0
@@ -65,8 +74,6 @@ class SignIn:
         self.provider: Any = None
         self.refusal: tuple[int, str] | None = None
         if kind == "http":
-            from ..auth import as_oauth
-
             self.oauth = as_oauth(given)
         elif given not in (None, False):
             raise ValueError("auth= signs in to http(s) servers; a stdio or in-process server needs none")
@@ -76,7 +83,6 @@ class SignIn:
         if self.oauth is None:
             self.provider = None
             return None
-        from ..auth import provider_for
 
         self.provider = provider_for(self.oauth, url, name, person_waiting)
         return self.provider
@@ -105,8 +111,6 @@ class Owner:
         self.offers_roots = roots is not False  # False: no roots capability, the server keeps its own
         self.roots_wait = options.get("roots_wait", DEFAULT_ROOTS_WAIT)
         if isinstance(roots, (list, tuple)):
-            from ...consent import roots as roots_manager
-
             roots_manager.use_own(session.name, list(roots))
         self.stderr: StderrCapture | None = None
         self._closing: Any = None  # anyio.Event, created on the loop
@@ -142,8 +146,6 @@ class Owner:
         """Start; when the server asks for OAuth (401 with resource metadata) and ``auth`` was left
         automatic, sign in and start again (once)."""
         import anyio
-
-        from ..auth import OAuth, has_stored_signin, wants_oauth
 
         spec, signin = self.session.spec, self.signin
         automatic = (
@@ -186,8 +188,6 @@ class Owner:
     async def _serve(self, task_status: Any) -> None:
         import anyio
 
-        from .._translate import looks_like_legacy_sse
-
         session, deadlines = self.session, self.session.deadlines
         attempts = self._transports()
         for index, (label, transport) in enumerate(attempts):
@@ -228,15 +228,10 @@ class Owner:
 
     def _transports(self) -> list[tuple[str, Any]]:
         """The transports to try, in order (more than one only for HTTP's SSE fallback)."""
-        from .._stdio import stdio_streams
-        from .._transports import sse_transport, streamable_http_transport
-
         session = self.session
         spec = session.spec
         if spec.kind == "inprocess":
             if session.mode == "legacy":
-                from ..._compat.mcp_sdk import in_memory_transport
-
                 return [("in-process", self._record(in_memory_transport(spec.server)))]
             return [("in-process", spec.server)]
         if spec.kind == "stdio":
@@ -283,8 +278,6 @@ class Owner:
         from mcp import Client
         from mcp_types import Implementation, SamplingCapability, SamplingToolsCapability
 
-        from ..._version import __version__
-
         quiet_sdk()
         session = self.session
         inbox, pausing = session.inbox, session.deadlines.pausing
@@ -326,8 +319,6 @@ class Owner:
         """When roots are offered, give a handshake-era server a moment to ask for them, so a call
         made right after connect already runs with them (bounded by ``roots_wait``)."""
         import anyio
-
-        from ...consent import roots as roots_manager
 
         session = self.session
         if not (self.offers_roots and self.roots_wait and not session.modern):
@@ -379,8 +370,6 @@ class Owner:
 
 def name_the_doctor(error: BaseException, spec: Any) -> None:
     """A failed connect says how to find the failing step: ``%mcp doctor`` with the same target."""
-    from ...errors import AuthorizationFailed, ConnectionFailed
-
     if not isinstance(error, ConnectionFailed) or spec.kind not in ("stdio", "http") or not error.args:
         return
     if isinstance(error, AuthorizationFailed) and error.step in ("cancelled", "timeout"):
@@ -406,8 +395,6 @@ async def _close_all_sessions() -> None:
     short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
     import anyio
 
-    from .._stdio import exiting
-
     exiting()
 
     async def close(session: Any) -> None:
@@ -431,10 +418,6 @@ def advertised_extensions() -> list[Any]:
     A 2026-07-28 request carries them in its ``_meta``, so the benchmarks' raw SDK client
     advertises the same, to compare like with like."""
     from mcp.client.extension import advertise
-
-    from .._skills import SKILLS_EXTENSION
-    from .._tasks import tasks_client_extension
-    from ..apps import APP_MIME_TYPE, UI_EXTENSION
 
     return [
         advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),

@@ -25,6 +25,7 @@ Everything here runs on the runtime loop.
 from __future__ import annotations
 
 import datetime as dt
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -79,8 +80,6 @@ class ClientTasks:
         self.tasks: dict[str, ClientTask] = {}
 
     def _expire(self) -> None:
-        import time
-
         now = time.time()
         for task in list(self.tasks.values()):
             if task.ttl_ms is None or task.status not in TERMINAL:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from ... import _views as views
 from ..._wording import counted
 from ...errors import MCPJupyterError, RequestTimeout
+from ...runtime import runtime
 from .._twins import blocking, on_runtime
 from .pace import LAST_LOOK
 from .preview import arguments_preview, input_schema, summary
@@ -197,8 +198,6 @@ async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
 
 def ensure_following(session: Any, state: TaskState) -> None:
     """Follow ``state`` in the background (on the runtime loop) unless something already does."""
-    from ...runtime import runtime
-
     if state.following or state.result is not None or state.gone or state.error is not None:
         return
     state.following = True

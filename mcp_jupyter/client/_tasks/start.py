@@ -6,11 +6,14 @@ status notifications). Runs on the runtime loop."""
 from __future__ import annotations
 
 import contextvars
+import uuid
 from typing import Any, ClassVar, Literal
 
+from ..._compat.mcp_sdk import send_raw_request
 from ..._protocol import TASKS_EXTENSION, timestamp
 from ...errors import TaskNotSupported
 from .. import _events as events
+from .._results import ToolResult
 from .state import (
     _BOOKS,
     DEFAULT_TTL_MS,
@@ -119,8 +122,6 @@ def server_offers_tasks(session: Any) -> bool:
 async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None = None) -> TaskState:
     """Start ``tool`` as a task (on the loop); returns its state (already ended when the server
     chose to answer at once). Raises :class:`TaskNotSupported` for a tool that cannot be one."""
-    from .._results import ToolResult
-
     name = tool.name
     client = session.require_client()
     if not can_start(session, tool):
@@ -162,8 +163,6 @@ async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None =
 
 def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> TaskState:
     """A server may answer a task-capable call directly: a local task that is already completed."""
-    import uuid
-
     state = TaskState(
         id=f"local-{uuid.uuid4().hex[:12]}",
         tool=result.tool.name if result.tool is not None else UNKNOWN_TOOL,
@@ -181,8 +180,6 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
 
 
 async def _create_2025(session: Any, name: str, args: dict, ttl_ms: int) -> dict[str, Any]:
-    from ..._compat.mcp_sdk import send_raw_request
-
     client = session.require_client()
     params = {"name": name, "arguments": args, "task": {"ttl": ttl_ms}}
     with session.mapped_errors(f"starting tool {name!r} as a task"):

@@ -4,13 +4,16 @@ constants of both protocol eras."""
 
 from __future__ import annotations
 
+import logging
 import math
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..._protocol import TERMINAL, read_task, timestamp
+from ...consent._requests import looks_secret
 from .. import _events as events
+from .._task_store import default_task_store
 
 DEFAULT_TTL_MS = 3_600_000  # an hour: what a 2025 client asks the server to keep a task it started
 DEFAULT_POLL = 1.0  # seconds between polls when the server suggests nothing (the TS client's default)
@@ -123,14 +126,10 @@ class TaskState:
             try:
                 listener(self)
             except Exception:  # noqa: BLE001 - a display must not break the task
-                import logging
-
                 logging.getLogger("mcp_jupyter").debug("a task listener failed", exc_info=True)
 
     def to_record(self) -> dict[str, Any]:
         """The persisted form (no result, no secret-looking arguments)."""
-        from ...consent._requests import looks_secret
-
         return {
             "tool": self.tool,
             "era": self.era,
@@ -191,7 +190,6 @@ class TaskBook:
         self.loaded = True
         if self.url is None:
             return
-        from .._task_store import default_task_store
 
         for task_id, record in (default_task_store().get(self.url) or {}).items():
             if task_id not in self.states and isinstance(record, dict):
@@ -214,7 +212,6 @@ class TaskBook:
         """Persist ``state`` (HTTP servers only; never fails a task)."""
         if self.url is None:
             return
-        from .._task_store import default_task_store
 
         try:
             default_task_store().update(self.url, **{state.id: state.to_record()})

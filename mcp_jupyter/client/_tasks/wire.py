@@ -16,6 +16,7 @@ from ...errors import (
     TaskFailed,
     TaskNotFound,
 )
+from .._results import ToolResult
 from .pace import DeadlinePassed, Pace
 from .state import UNKNOWN_TOOL, TaskState
 
@@ -96,8 +97,6 @@ async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, 
 
 def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
     from mcp_types import CallToolResult
-
-    from .._results import ToolResult
 
     try:
         parsed = CallToolResult.model_validate(raw, by_name=False)

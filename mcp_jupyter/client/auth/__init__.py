@@ -16,10 +16,14 @@ docs/auth.md is the guide. The modules behind it are internal (their names start
 
 from __future__ import annotations
 
+import time
 import weakref
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_provider
+from ..._escaping import escape
+from .._connections import connections, get_connection
 from ._options import OAuth, as_oauth, build_provider
 from ._receivers import set_page_source
 from ._signin import SignIn, SignInError, active, register_presenter, set_prompt_check
@@ -79,8 +83,6 @@ class AuthStatus(list):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:
-        from ..._escaping import escape
-
         if not self:
             return "<p>No stored sign-ins.</p>"
         keys = list(self[0])
@@ -105,10 +107,6 @@ def status() -> AuthStatus:
     """Stored sign-ins: server URL, issuer, client id, scopes, expiry, whether it can refresh, whether
     the token is DPoP-bound (its key is stored with it), and the connections using it. Token values
     are never shown."""
-    import time
-
-    from .._registry import connections
-
     by_url: dict[str, list[str]] = {}
     for name, conn in connections().items():
         url = getattr(conn._session.spec, "url", None)
@@ -157,8 +155,6 @@ def logout(target: str | None = None, *, all: bool = False) -> list[str]:  # noq
 def _url_of(target: Any) -> str:
     if isinstance(target, str) and target.lower().startswith(("http://", "https://")):
         return target
-    from .._registry import get_connection
-
     url = getattr(get_connection(target)._session.spec, "url", None)
     if not url:
         raise ValueError(f"connection {target!r} is not an HTTP connection; nothing to log out of")
@@ -204,8 +200,6 @@ def discover(url: str) -> dict[str, Any]:
     """The protected resource metadata (RFC 9728) of an MCP server URL: its ``resource``, the
     ``authorization_servers`` it trusts and ``scopes_supported`` (an empty dict when it has none).
     Useful to find the issuer to pass as ``OAuth(issuer=...)``."""
-    from urllib.parse import urlsplit
-
     import httpx2
 
     parts = urlsplit(url)

@@ -32,6 +32,8 @@ from collections.abc import AsyncGenerator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from ._signin import SignInError
+
 __all__ = ["DPoPKey", "DPoPState", "DPoPFlow", "htu", "access_token_hash", "DPOP_MODES"]
 
 DPOP_MODES = (True, False, "auto")
@@ -135,8 +137,6 @@ class DPoPState:
         algorithms = self.server_algorithms.get(_origin(token_url))
         if self.mode is True:
             if algorithms and ALGORITHM not in algorithms:
-                from ._signin import SignInError
-
                 raise SignInError(
                     f"OAuth(dpop=True): the authorization server signs DPoP only with {', '.join(algorithms)}, "
                     f"and mcp_jupyter signs with {ALGORITHM}; pass dpop='auto' to fall back to bearer tokens",
@@ -225,7 +225,6 @@ class DPoPState:
         if not isinstance(body, dict) or "access_token" not in body:
             return response
         kind = str(body.get("token_type") or "").lower()
-        from ._signin import SignInError
 
         if kind == "dpop":
             if not proved:

@@ -13,12 +13,18 @@ JWT-bearer token request.
 
 from __future__ import annotations
 
+import inspect
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..._compat.mcp_sdk import oauth_provider_class, reload_oauth_provider
+from ._dpop import DPoPFlow, DPoPState
+from ._signin import Browser
+from ._store import MemoryTokens, ServerTokens, default_store
 
 __all__ = ["OAuth", "as_oauth", "build_provider"]
 
@@ -175,8 +181,6 @@ def as_oauth(auth: Any) -> OAuth | None:
 
 def build_provider(options: OAuth, url: str, server: str) -> tuple[Any, Any]:
     """The SDK ``httpx2.Auth`` for ``url`` and the :class:`~.signin.Browser` it uses (or None)."""
-    from ._dpop import DPoPState
-
     dpop = DPoPState(options.dpop)
     storage, stored_port = _storage(options, url, dpop)
     scope = options.scopes if isinstance(options.scopes, str) else None
@@ -214,8 +218,6 @@ def _provider(
     if options.grant == "client_credentials":
         return _client_credentials(options, url, storage, scope), None
     from mcp.shared.auth import OAuthClientMetadata
-
-    from ._signin import Browser
 
     browser = Browser(server, options, preferred_port=stored_port)
     storage.redirect_uri = browser.redirect_uri
@@ -262,8 +264,6 @@ def _retarget(provider: Any, browser: Any, storage: Any, options: OAuth) -> None
 
 def _with_dpop(cls: type) -> type:
     """The SDK provider class with DPoP around its flow (:class:`~.dpop.DPoPFlow`)."""
-    from ._dpop import DPoPFlow
-
     return type(cls.__name__, (DPoPFlow, cls), {})
 
 
@@ -275,8 +275,6 @@ def _provider_class() -> type:
     the server answers 401, and a 401 starts a whole new sign-in. Our storage reports ``expires_in``
     counted from now; setting the expiry from it on load makes the SDK refresh first instead.
     """
-
-    from ._dpop import DPoPFlow
 
     class Provider(DPoPFlow, oauth_provider_class()):
         retarget: Any = None
@@ -304,8 +302,6 @@ def _provider_class() -> type:
 
 
 def _storage(options: OAuth, url: str, dpop: Any) -> tuple[Any, int | None]:
-    from ._store import MemoryTokens, ServerTokens, default_store
-
     if not options.store or options.grant == "workload":  # SEP-1933: workload tokens are not persisted
         return MemoryTokens(), None
     store = default_store()
@@ -314,8 +310,6 @@ def _storage(options: OAuth, url: str, dpop: Any) -> tuple[Any, int | None]:
 
 def _stored_loopback_port(store: Any, url: str) -> int | None:
     """The port of a stored registration's loopback redirect URI: reuse it (strict servers match ports)."""
-    from urllib.parse import urlsplit
-
     client = (store.get(url) or {}).get("client") or {}
     for uri in client.get("redirect_uris") or []:
         parts = urlsplit(str(uri))
@@ -341,8 +335,6 @@ def _preregistered(options: OAuth, redirect_uri: str) -> Any:
 
 
 def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | None) -> Any:
-    import warnings
-
     from mcp.client.auth.extensions import client_credentials as cc
     from mcp.shared.exceptions import MCPDeprecationWarning
 
@@ -370,8 +362,6 @@ def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | Non
 
 
 def _async(fn: Callable[..., Any]) -> Callable[..., Any]:
-    import inspect
-
     if inspect.iscoroutinefunction(fn):
         return fn
 

@@ -16,11 +16,14 @@ Nothing here logs a code or a state.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import socket
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 
+from ... import _oauth_handoff as handoff
+from ..._escaping import escape
 from ..._oauth_handoff import CALLBACK_PARAMS, CALLBACK_PATH
 
 __all__ = [
@@ -56,11 +59,9 @@ def jupyter_redirect_uri() -> str | None:
         return None
     if not page or not page.get("server_extension") or not page.get("origin"):
         return None
-    from ... import _oauth_handoff as handoff
 
     if not handoff.available():
         return None
-    from urllib.parse import urljoin
 
     # JupyterLab's PageConfig.getBaseUrl() is absolute ("http://host:8888/user/ann/"); a path works too.
     base = urljoin(str(page["origin"]).rstrip("/") + "/", str(page.get("base_url") or "/"))
@@ -130,8 +131,6 @@ async def serve_loopback(
 
 async def _answer(stream: Any, state: str) -> tuple[int, str, dict[str, str] | None]:
     """Read one HTTP request; the status and page to answer, and the parameters when they are ours."""
-    import secrets
-
     data = b""
     while b"\r\n\r\n" not in data and len(data) < _MAX_REQUEST:
         try:
@@ -156,8 +155,6 @@ async def _answer(stream: Any, state: str) -> tuple[int, str, dict[str, str] | N
 
 
 def _http_response(status: int, text: str) -> bytes:
-    from ..._escaping import escape
-
     reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed"}.get(status, "Error")
     body = (
         "<!doctype html><meta charset=utf-8><title>mcp-jupyter sign-in</title>"

@@ -18,11 +18,23 @@ import concurrent.futures
 import inspect
 import secrets
 import sys
+import threading
 import time
+import webbrowser
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ... import _oauth_handoff as handoff
+from ... import _views as views
+from ...consent._presenters import (
+    StdinUnavailable,
+    kernel,
+    main_thread_blocked,
+    stdin_available,
+    stdin_prompt,
+)
+from ...runtime import runtime
 from ._receivers import (
     LOOPBACK_PATH,
     free_loopback_port,
@@ -237,13 +249,9 @@ class Browser:
     async def _start_receiver(self, signin: SignIn, state: str) -> None:
         import anyio
 
-        from ...runtime import runtime
-
         scope = anyio.CancelScope()
         self._cleanup.append(scope.cancel)
         if self.via == "jupyter":
-            from ... import _oauth_handoff as handoff
-
             ticket = handoff.expect(state)
 
             async def receive(*, task_status: Any) -> None:
@@ -280,7 +288,6 @@ class Browser:
         if hook is not None:
             await self._run_hook(hook, signin)
             return
-        from ... import _views as views
 
         if _in_kernel():
             views.load()  # the widgets register the card presenter when they load
@@ -316,8 +323,6 @@ class Browser:
 
 def _print_link(signin: SignIn) -> None:
     """No card: print the link and open the system browser (plain Python, IPython in a terminal)."""
-    import webbrowser
-
     print(
         f"Sign in to {signin.server} at {signin.host} (waiting {signin.timeout:g} s):\n  {signin.url}",
         file=sys.stderr,
@@ -330,18 +335,12 @@ def _print_link(signin: SignIn) -> None:
 
 
 def _in_kernel() -> bool:
-    from ...consent._presenters import kernel
-
     return kernel() is not None
 
 
 def _offer_stdin_paste(signin: SignIn) -> None:
     """A sync call blocks the main thread, so the card's paste box and Cancel wait for the cell; the
     stdin prompt still works there (when the frontend allows it): paste the address, or Enter to cancel."""
-    import threading
-
-    from ...consent._presenters import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
-
     if not (main_thread_blocked() and stdin_available()):
         return
 

@@ -27,14 +27,14 @@ from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.client.auth.utils import issuers_match
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthClientMetadata
 
+from ._signin import SignInError
+
 __all__ = ["WorkloadIdentityProvider", "token_source"]
 
 
 def token_source(workload_token: Any, call: Callable[..., Any]) -> Callable[[str], Awaitable[str]]:
     """``async (audience) -> JWT`` from ``OAuth(workload_token=...)``: a file read at each use, or the
     user's callable (``call`` makes it async) given the authorization server's issuer as audience."""
-    from ._signin import SignInError
-
     if callable(workload_token):
         fn = call(workload_token)
 

@@ -1,56 +1,30 @@
-"""The kernel's connection registry: connections by name, like JupySQL's connection list."""
+"""``mj.connect`` / ``mj.aconnect`` / ``mj.connect_config``: open a connection and register it by name.
+
+The facade's entry points: each makes the connection's settings once (a
+:class:`~mcp_jupyter.client._options.ConnectionOptions`), builds the :class:`Connection`, starts it
+and puts it in the book of connections by name (:mod:`._connections`).
+"""
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 from typing import Any
 
 from .._wording import counted
-from ..errors import UnknownConnection, did_you_mean
-from . import _events as events
+from ..errors import ConnectionFailed
 from ._config import load_config, parse_config, select
 from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
+from ._connections import register
 from ._twins import blocking, on_runtime
 
-__all__ = [
-    "connect",
-    "aconnect",
-    "connect_config",
-    "connections",
-    "get_connection",
-    "disconnect",
-    "disconnect_all",
-]
-
-_CONNECTIONS: dict[str, Connection] = {}
-_LOCK = threading.Lock()
+__all__ = ["connect", "aconnect", "connect_config"]
 
 
 def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
     if not isinstance(name, str) or not name.strip():
         raise ValueError("a connection needs a name, e.g. mj.connect('demo', 'python -m mcp_jupyter.demo')")
     return Connection(name, target, **kwargs)
-
-
-def _register(conn: Connection) -> Connection | None:
-    """Put ``conn`` under its name; return the connection it replaces (to be closed)."""
-    with _LOCK:
-        old = _CONNECTIONS.get(conn.name)
-        _CONNECTIONS[conn.name] = conn
-    conn._session.close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
-    events.emit("opened", conn.name)
-    return old if old is not conn else None
-
-
-def _forget(conn: Connection) -> None:
-    with _LOCK:
-        forgotten = _CONNECTIONS.get(conn.name) is conn
-        if forgotten:
-            del _CONNECTIONS[conn.name]
-    if forgotten:
-        events.emit("closed", conn.name)
 
 
 @on_runtime
@@ -104,7 +78,7 @@ async def aconnect(
     )
     conn = _prepare(name, target, options)
     await conn._session.start()
-    old = _register(conn)
+    old = register(conn)
     if old is not None:
         await old._session.close()
         old._session.cleanup()
@@ -153,44 +127,9 @@ def connect_config(
         except Exception as exc:  # noqa: BLE001 - reported together below
             failures.append(f"{spec.name}: {exc}")
     if failures:
-        from ..errors import ConnectionFailed
-
         connected = ", ".join(result) or "none"
         raise ConnectionFailed(
             f"{len(failures)} of {counted(len(chosen), 'configured server')} failed (connected: {connected}):\n"
             + "\n".join(failures)
         )
     return result
-
-
-def connections() -> dict[str, Connection]:
-    """All registered connections, name -> Connection (a copy)."""
-    with _LOCK:
-        return dict(_CONNECTIONS)
-
-
-def get_connection(name: str) -> Connection:
-    """The connection registered under ``name`` (a clear error naming the others when missing)."""
-    if isinstance(name, Connection):
-        return name
-    with _LOCK:
-        conn = _CONNECTIONS.get(name)
-        names = list(_CONNECTIONS)
-    if conn is None:
-        hint = did_you_mean(name, names) if names else "none is connected yet; use mj.connect(name, target)"
-        raise UnknownConnection(f"no connection named {name!r}; {hint}")
-    return conn
-
-
-def disconnect(name: str | Connection) -> None:
-    """Close the connection ``name`` and forget it."""
-    get_connection(name).close()  # closing unregisters it
-
-
-def disconnect_all() -> None:
-    """Close every connection."""
-    with _LOCK:
-        conns = list(_CONNECTIONS.values())
-        _CONNECTIONS.clear()
-    for conn in conns:
-        conn.close()
