@@ -9,22 +9,32 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from .._wording import counted
 from ..errors import ConnectionFailed
+from ..runtime import runtime
 from ._config import load_config, parse_config, select
 from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
 from ._connections import register
+from ._options import ConnectionOptions
 from ._twins import blocking, on_runtime
 
 __all__ = ["connect", "aconnect", "connect_config"]
 
 
-def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
+async def _open_registered(name: str, target: object, options: ConnectionOptions) -> Connection:
+    """On the runtime loop: build, start and register the connection; the one it replaces is closed."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError("a connection needs a name, e.g. mj.connect('demo', 'python -m mcp_jupyter.demo')")
-    return Connection(name, target, **kwargs)
+    conn = Connection.with_options(name, target, options)
+    await conn._session.start()
+    old = register(conn)
+    if old is not None:
+        await old._session.close()
+        old._session.cleanup()
+    return conn
 
 
 @on_runtime
@@ -64,25 +74,9 @@ async def aconnect(
     wait for a server's first roots request when roots are offered, 2). Connecting again with a name in use replaces (closes) the old
     connection.
     """
-    options = dict(
-        env=env,
-        cwd=cwd,
-        headers=headers,
-        auth=auth,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        connect_timeout=connect_timeout,
-        mode=mode,
-        transport=transport,
-        **callbacks,
-    )
-    conn = _prepare(name, target, options)
-    await conn._session.start()
-    old = register(conn)
-    if old is not None:
-        await old._session.close()
-        old._session.cleanup()
-    return conn
+    # The keyword arguments above (help() shows them; a test holds them to ConnectionOptions' fields).
+    given = {key: value for key, value in locals().items() if key not in ("name", "target", "callbacks")}
+    return await _open_registered(name, target, ConnectionOptions.of("connect", {**given, **callbacks}))
 
 
 connect = blocking(aconnect)
@@ -114,9 +108,7 @@ def connect_config(
     failures: list[str] = []
     for spec in chosen:
         try:
-            result[spec.name] = connect(
-                spec.name,
-                spec.target,
+            options = ConnectionOptions(
                 env=spec.env,
                 cwd=spec.cwd,
                 headers=spec.headers,
@@ -124,6 +116,7 @@ def connect_config(
                 mode=mode,
                 transport=spec.transport,
             )
+            result[spec.name] = runtime().call(partial(_open_registered, spec.name, spec.target, options))
         except Exception as exc:  # noqa: BLE001 - reported together below
             failures.append(f"{spec.name}: {exc}")
     if failures:

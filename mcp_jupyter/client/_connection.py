@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,15 +28,16 @@ from ..runtime import runtime
 from ._history import History
 from ._mixins import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
 from ._mixins.tasks import TasksFeature
-from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
-from ._results import LogEntry
-from ._session import (
+from ._options import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_TIMEOUT,
     DEFAULT_ROOTS_WAIT,
     DEFAULT_TIMEOUT,
-    Session,
+    ConnectionOptions,
 )
+from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
+from ._results import LogEntry
+from ._session import Session
 from ._stdio import DEFAULT_MAX_LINE_BYTES
 from ._transports import _strip_userinfo
 from ._twins import blocking, on_runtime
@@ -82,10 +84,22 @@ class Connection(
         roots: list[str] | bool | None = None,
         roots_wait: float = DEFAULT_ROOTS_WAIT,
     ) -> None:
+        # The keyword arguments above, as given (the signature lists them for help(); a test holds
+        # it to ConnectionOptions' fields), made into the connection's settings once.
+        keywords = {key: value for key, value in locals().items() if key not in ("self", "name", "target")}
+        self._setup(name, target, ConnectionOptions.of("Connection", keywords))
+
+    @classmethod
+    def with_options(cls, name: str, target: object, options: ConnectionOptions) -> Connection:
+        """A connection (not opened) with settings already made: ``mj.connect`` and
+        ``ConnectionSpec.connect`` make them once and hand them here."""
+        conn = cls.__new__(cls)
+        conn._setup(name, target, options)
+        return conn
+
+    def _setup(self, name: str, target: object, options: ConnectionOptions) -> None:
         self.name = name
-        # The keyword arguments above, as given: the signature is the one place they are listed.
-        options = {key: value for key, value in locals().items() if key not in ("self", "name", "target")}
-        self._session = Session(self, name, target, **options)
+        self._session = Session(name, target, options, weakref.ref(self))
 
     # -- lifecycle -------------------------------------------------------------------------
     @on_runtime
@@ -355,9 +369,9 @@ class ConnectionSpec:
             return self.url
         return self.server
 
-    def options(self, environ: Any = None) -> dict[str, Any]:
-        """The keyword arguments for a :class:`~mcp_jupyter.Connection`, with the
-        env and header values read from ``environ`` (default: this process's environment)."""
+    def options(self, environ: Mapping[str, str] | None = None) -> ConnectionOptions:
+        """The connection's settings (:class:`~mcp_jupyter.client.ConnectionOptions`), with the env
+        and header values read from ``environ`` (default: this process's environment)."""
         environ = os.environ if environ is None else environ
         where = f"the environment of process {os.getpid()} on {os.uname().nodename}"
         missing = [name for name in self.env if name not in environ]
@@ -368,27 +382,22 @@ class ConnectionSpec:
                 "variable names, never values: set them in the environment of the process that connects "
                 "(for Dask workers: the cluster's worker environment, docs/dask.md)"
             )
-        options: dict[str, Any] = {
-            "mode": self.mode,
-            "timeout": self.timeout,
-            "max_timeout": self.max_timeout,
-            "connect_timeout": self.connect_timeout,
-            "validate": self.validate,
-            "roots": None if self.roots else False,
-        }
-        if self.max_line_bytes is not None:
-            options["max_line_bytes"] = self.max_line_bytes
-        if self.roots_wait is not None:
-            options["roots_wait"] = self.roots_wait
-        if self.kind == "stdio":
-            options["env"] = {name: environ[name] for name in self.env} or None
-            options["cwd"] = self.cwd
-        elif self.kind == "http":
-            options["headers"] = {h: environ[header_variable(h)] for h in self.headers} or None
-            options["transport"] = self.transport
-            if self.auth is not None:
-                options["auth"] = _oauth(self.auth) if isinstance(self.auth, dict) else self.auth
-        return options
+        stdio, http = self.kind == "stdio", self.kind == "http"
+        return ConnectionOptions(
+            mode=self.mode,
+            timeout=self.timeout,
+            max_timeout=self.max_timeout,
+            connect_timeout=self.connect_timeout,
+            validate=self.validate,
+            roots=None if self.roots else False,
+            max_line_bytes=self.max_line_bytes or DEFAULT_MAX_LINE_BYTES,
+            roots_wait=DEFAULT_ROOTS_WAIT if self.roots_wait is None else self.roots_wait,
+            env=({name: environ[name] for name in self.env} or None) if stdio else None,
+            cwd=self.cwd if stdio else None,
+            headers=({h: environ[header_variable(h)] for h in self.headers} or None) if http else None,
+            transport=self.transport if http else "auto",
+            auth=(_oauth(self.auth) if isinstance(self.auth, dict) else self.auth) if http else None,
+        )
 
     def connect(self, name: str | None = None, **overrides: Any) -> Connection:
         """Open a new connection from this spec (not registered by name; close it when done).
@@ -396,7 +405,8 @@ class ConnectionSpec:
         ``name`` defaults to the spec's; ``overrides`` are :class:`Connection` keyword arguments
         (e.g. ``sampling_callback=...``) that replace the spec's settings.
         """
-        return Connection(name or self.name, self.target(), **{**self.options(), **overrides}).open()
+        options = self.options().replace(**overrides)
+        return Connection.with_options(name or self.name, self.target(), options).open()
 
 
 def _rebuild(values: dict[str, Any]) -> ConnectionSpec:

@@ -8,6 +8,8 @@ Below the facade: it holds connections without building them, so the OAuth funct
 from __future__ import annotations
 
 import threading
+import weakref
+from functools import partial
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from ..errors import UnknownConnection, did_you_mean
@@ -42,12 +44,16 @@ def register(conn: Connection) -> Connection | None:
     with _LOCK:
         old = _CONNECTIONS.get(conn.name)
         _CONNECTIONS[conn.name] = conn
-    conn._session.close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
+    # conn.close() is the same as mj.disconnect(name); the session holds its connection only weakly
+    conn._session.close_hooks.append(partial(_forget, weakref.ref(conn)))
     events.emit("opened", conn.name)
     return old if old is not conn else None
 
 
-def _forget(conn: Connection) -> None:
+def _forget(ref: weakref.ref[Connection]) -> None:
+    conn = ref()
+    if conn is None:
+        return
     with _LOCK:
         forgotten = _CONNECTIONS.get(conn.name) is conn
         if forgotten:

@@ -1,18 +1,19 @@
 """What a server offers: tools, resources, resource templates and prompts, and their listings.
 
 Each item is a frozen dataclass copied once from the SDK's type (same field names, so one generic
-``from_sdk`` does it) and holds a *weak* reference to the connection that listed it: ``tool.form()``
-and ``resource.read()`` talk to that very connection, registered or not, and never to another one
-that later took its name (they raise "this connection was closed" instead).
+``from_sdk`` does it) and holds a *weak* reference to the connection that listed it (a
+:data:`ConnectionRef`, handed down by the session that listed it): ``tool.form()`` and
+``resource.read()`` talk to that very connection, registered or not, and never to another one
+that later took its name (they raise "this connection was closed" instead). :class:`ListedBy` says
+what an item uses of that connection.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeAlias, TypeVar
 
 from .. import _icons as icon_rules
 from .. import _views as views
@@ -32,7 +33,12 @@ from . import _uri_template as uri_template
 from ._ui_extension import ToolUi, tool_ui
 from ._ui_extension import visibility as meta_visibility
 
+if TYPE_CHECKING:
+    from ._results import ResourceResult
+
 __all__ = [
+    "ConnectionRef",
+    "ListedBy",
     "Item",
     "Tool",
     "Resource",
@@ -50,6 +56,31 @@ __all__ = [
     "Skills",
     "LISTINGS",
 ]
+
+
+class ListedBy(Protocol):
+    """What an item uses of the connection that listed it (a :class:`~mcp_jupyter.Connection`)."""
+
+    name: str
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def icon_origin(self) -> str | None: ...
+
+    @property
+    def resources(self) -> Resources: ...
+
+    def read(self, uri: str) -> ResourceResult: ...
+
+    def load_skill(self, skill: str | Skill) -> LoadedSkill: ...
+
+    async def aload_skill(self, skill: str | Skill) -> LoadedSkill: ...
+
+
+ConnectionRef: TypeAlias = "Callable[[], ListedBy | None]"
+"""A weak reference to the connection that lists items (``weakref.ref(conn)``): None once it is gone."""
 
 
 def dump(model: Any) -> dict | None:
@@ -73,23 +104,21 @@ class Item:
 
     raw: Any = field(default=None, repr=False, compare=False, kw_only=True)
     server: str | None = field(default=None, compare=False, kw_only=True)
-    _connection_ref: Any = field(default=None, repr=False, compare=False, kw_only=True)
+    _connection_ref: ConnectionRef | None = field(default=None, repr=False, compare=False, kw_only=True)
 
     @classmethod
-    def from_sdk(cls, raw: Any, connection: Any = None) -> Any:
-        """Wrap an ``mcp_types`` object listed by ``connection`` (a Connection, or None)."""
+    def from_sdk(
+        cls, raw: Any, server: str | None = None, connection_ref: ConnectionRef | None = None
+    ) -> Self:
+        """Wrap an ``mcp_types`` object listed by server ``server`` through the connection
+        ``connection_ref`` refers to (both None: an item of no connection)."""
         values = {
             f.name: _CONVERT.get(f.name, _same)(getattr(raw, f.name, None))
             for f in dataclasses.fields(cls)
             if not f.kw_only
         }
         values.update(cls._adjust(raw, values))
-        return cls(
-            **values,
-            raw=raw,
-            server=getattr(connection, "name", None),
-            _connection_ref=weakref.ref(connection) if connection is not None else None,
-        )
+        return cls(**values, raw=raw, server=server, _connection_ref=connection_ref)
 
     @classmethod
     def _adjust(cls, raw: Any, values: dict) -> dict:
@@ -97,7 +126,7 @@ class Item:
         return {}
 
     @property
-    def connection(self) -> Any:
+    def connection(self) -> ListedBy:
         """The connection that listed this item; a clear error once it is closed or gone."""
         conn = self._connection_ref() if self._connection_ref is not None else None
         what = f"{type(self).__name__.lower()} {self.key!r}"
@@ -330,8 +359,11 @@ class Skill(Item):
     dynamic: bool = False
 
     @classmethod
-    def from_entry(cls, entry: dict, connection: Any = None) -> Skill:
-        """A skill from one ``skills/list`` entry (wire JSON) listed by ``connection``."""
+    def from_entry(
+        cls, entry: dict[str, Any], server: str | None = None, connection_ref: ConnectionRef | None = None
+    ) -> Skill:
+        """A skill from one ``skills/list`` entry (wire JSON) listed by server ``server`` through the
+        connection ``connection_ref`` refers to."""
         frontmatter = entry.get("frontmatter") if isinstance(entry.get("frontmatter"), dict) else {}
         uri = str(entry.get("uri") or "")
         resources = entry.get("resources")
@@ -349,8 +381,8 @@ class Skill(Item):
             files=files,
             dynamic=resources == "dynamic",
             raw=entry,
-            server=getattr(connection, "name", None),
-            _connection_ref=weakref.ref(connection) if connection is not None else None,
+            server=server,
+            _connection_ref=connection_ref,
         )
 
     def load(self) -> LoadedSkill:

@@ -195,10 +195,11 @@ def sample_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
 
 
 class Checker:
-    """One run of the lint over a connection's session (on the runtime loop)."""
+    """One run of the lint over a connection (on the runtime loop, through its session)."""
 
-    def __init__(self, session: Any, *, call: bool = False, eras: bool = True) -> None:
-        self.session = session
+    def __init__(self, connection: Any, *, call: bool = False, eras: bool = True) -> None:
+        self.connection = connection
+        self.session = connection._session
         self.call = call
         self.eras = eras
         self.findings: list[dict] = []
@@ -614,7 +615,6 @@ class Checker:
             await self._check_subscribe(resources)
 
     async def _check_subscribe(self, resources: list) -> None:
-        owner = self.session.owner
         uri = next(
             (
                 r["uri"]
@@ -628,8 +628,8 @@ class Checker:
         if uri is None:
             return
         try:
-            await owner.asubscribe(uri)
-            await owner.aunsubscribe(uri)
+            await self.connection.asubscribe(uri)
+            await self.connection.aunsubscribe(uri)
         except MCPJupyterError as exc:
             self.session.subscriptions.pop(uri, None)
             self.add(

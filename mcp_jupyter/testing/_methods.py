@@ -31,7 +31,7 @@ async def acheck(self: Any, call: bool = False, *, eras: bool = True) -> Any:
     """
     from ._checking import Checker
 
-    return await Checker(self._session, call=call, eras=eras).run()
+    return await Checker(self, call=call, eras=eras).run()
 
 
 check = blocking(acheck)

@@ -47,7 +47,9 @@ class SkillsFeature:
                 cursor = page.get("nextCursor")
                 if not cursor:
                     break
-        listing = Skills([Skill.from_entry(e, session.owner) for e in entries], session.name)
+        listing = Skills(
+            [Skill.from_entry(e, session.name, session.connection_ref) for e in entries], session.name
+        )
         listings["skills"] = listing
         return listing
 

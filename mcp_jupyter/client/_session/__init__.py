@@ -1,7 +1,7 @@
 """The loop side of a connection: everything that runs on the runtime thread, one module per job.
 
 - :mod:`.core`: :class:`Session`, composed of the parts below;
-- :mod:`.startup`: the owner task that enters and exits the SDK client, transports and fallback,
+- :mod:`.startup`: the lifecycle: the owner task that enters and exits the SDK client, transports and fallback,
   OAuth sign-in, the roots wait, closing (and closing everything at exit);
 - :mod:`.listings`: the listing caches and pagination;
 - :mod:`.arguments`: the argument check before a tool call (a fast path for flat schemas);
@@ -13,22 +13,11 @@
 
 from .arguments import quick_check
 from .core import Session
-from .deadlines import (
-    CONNECTION_DEFAULT,
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_TIMEOUT,
-    DEFAULT_TIMEOUT,
-    Deadline,
-    MappedErrors,
-)
-from .startup import DEFAULT_ROOTS_WAIT, adapt_callback
+from .deadlines import CONNECTION_DEFAULT, Deadline, MappedErrors
+from .startup import adapt_callback
 
 __all__ = [
     "CONNECTION_DEFAULT",
-    "DEFAULT_CONNECT_TIMEOUT",
-    "DEFAULT_MAX_TIMEOUT",
-    "DEFAULT_ROOTS_WAIT",
-    "DEFAULT_TIMEOUT",
     "Deadline",
     "MappedErrors",
     "Session",

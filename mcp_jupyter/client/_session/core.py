@@ -1,7 +1,7 @@
 """The :class:`Session`: one server's live state on the runtime loop, composed of one part per job.
 
-- :class:`~.startup.Owner` (``session.owner_task``): the task that enters and exits the SDK client,
-  the transports and their fallback, OAuth sign-in, the roots wait;
+- :class:`~.startup.Lifecycle` (``session.lifecycle``): starting and stopping, the one task that
+  enters and exits the SDK client, the transports and their fallback, OAuth sign-in, the roots wait;
 - :class:`~.listings.ListingCache` (``session.listings``): listings, pagination, the caches;
 - :class:`~.arguments.ArgumentChecker` (``session.arguments``): the argument check before a call;
 - :class:`~.deadlines.Deadlines` (``session.deadlines``): timeouts, paused while a person answers;
@@ -10,6 +10,10 @@
 
 Every ``async`` method runs ON the loop; the public
 :class:`~mcp_jupyter.client._connection.Connection` hops onto the loop to call them.
+
+The session knows its connection only weakly (``connection_ref``): listings hand that reference to
+the items they build, so ``tool.form()`` acts through the connection that listed it, and the
+session never keeps the public object alive.
 """
 
 from __future__ import annotations
@@ -20,60 +24,58 @@ from typing import Any
 from ...errors import ConnectionFailed, ServerExited
 from .. import _events as events
 from .._history import History
-from .._stdio import DEFAULT_MAX_LINE_BYTES
+from .._items import ConnectionRef
+from .._options import ConnectionOptions
 from .._translate import Failure, translate
 from .._transports import classify
 from .arguments import ArgumentChecker
-from .deadlines import CONNECTION_DEFAULT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Deadlines, MappedErrors
+from .deadlines import CONNECTION_DEFAULT, Deadlines, MappedErrors
 from .incoming import Inbox
 from .listen import ListenStream
 from .listings import ListingCache
-from .startup import Owner
+from .startup import Lifecycle
 
 
 class Session:
     """One server's live state on the runtime loop (see the module docstring)."""
 
-    def __init__(self, owner: Any, name: str, target: Any, **options: Any) -> None:
-        """``options`` are :class:`~mcp_jupyter.client._connection.Connection`'s keyword arguments."""
-        mode = options.get("mode", "auto")
-        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-            raise ValueError(f"mode must be 'auto' or 'legacy' (or a protocol version), not {mode!r}")
-        self.owner = owner  # the public Connection: listings hand it to their items
+    def __init__(
+        self,
+        name: str,
+        target: object,
+        options: ConnectionOptions,
+        connection_ref: ConnectionRef | None = None,
+    ) -> None:
+        """``connection_ref``: a weak reference to the public connection, for the items it lists."""
         self.name = name
-        self.mode = mode
+        self.options = options
+        self.connection_ref = connection_ref
+        self.mode = options.mode
         self.spec = classify(
             target,
-            env=dict(options.get("env") or {}),
-            cwd=options.get("cwd"),
-            headers=dict(options.get("headers") or {}),
-            transport=options.get("transport", "auto"),
+            env=dict(options.env or {}),
+            cwd=options.cwd,
+            headers=dict(options.headers or {}),
+            transport=options.transport,
         )
         self.target = self.spec.describe()
         self.where = f"server {self.name!r} ({self.target})"  # how errors name this server
-        self.validate = options.get("validate", True)
-        self.max_line_bytes = options.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES
-        self.user_callbacks = tuple(
-            options.get(f"{kind}_callback") for kind in ("sampling", "elicitation", "list_roots")
-        )
+        self.validate = options.validate
+        self.max_line_bytes = options.max_line_bytes
         self.status = "new"
         self.transport_used: str | None = None
         self.connected_at: float | None = None
-        self.deadlines = Deadlines(
-            options.get("timeout", DEFAULT_TIMEOUT),
-            options.get("max_timeout", DEFAULT_MAX_TIMEOUT),
-            options.get("connect_timeout"),
-        )
-        subscriptions: dict[str, list[Callable]] = {}  # resource URI -> callbacks
+        self.deadlines = Deadlines(options.timeout, options.max_timeout, options.connect_timeout)
+        subscriptions: dict[str, list[Callable[..., Any]]] = {}  # resource URI -> callbacks
         self.listings = ListingCache(self)
         self.inbox = Inbox(name, self.listings, subscriptions)
         self.listen = ListenStream(subscriptions, self.inbox.warnings)
         self.arguments = ArgumentChecker(name, self.inbox.warn)
         self.history = History()
         self.history.on_unsolicited = self.inbox.on_unsolicited
-        self.close_hooks: list[Callable[[Any], None]] = []  # e.g. the registry forgetting the connection
+        self.close_hooks: list[Callable[[], None]] = []  # e.g. the registry forgetting the connection
         self.recorders: list[Callable[..., None]] = []  # conn.record(): told of each call, read, prompt
-        self.owner_task = Owner(self, options)  # last: it may raise on a bad auth= for this target
+        self.lifecycle = Lifecycle(self)  # last: it may raise on a bad auth= for this target
 
     # -- the parts' state, under the names the features and the consent layer use -----------
     @property
@@ -134,67 +136,68 @@ class Session:
     @property
     def offers_roots(self) -> bool:
         """Whether this connection offers roots (the consent layer's roots manager asks)."""
-        return self.owner_task.offers_roots
+        return self.lifecycle.offers_roots
 
     @property
-    def _client(self) -> Any:
-        # The consent layer's roots manager reads it to send roots/list_changed.
-        return self.owner_task.client
+    def sdk_client(self) -> Any:
+        """The SDK client while the connection is open, else None (the consent layer's roots
+        manager sends roots/list_changed through it)."""
+        return self.lifecycle.client
 
     @property
     def roots_wait(self) -> float:
         """Seconds the first requests wait for the roots the client offers (2025-era servers)."""
-        return self.owner_task.roots_wait
+        return self.lifecycle.roots_wait
 
     @property
     def auth_given(self) -> Any:
         """``auth=`` as the user gave it: None (automatic), False (never sign in) or the options."""
-        return self.owner_task.signin.given
+        return self.lifecycle.signin.given
 
     @property
     def oauth(self) -> Any:
         """The OAuth options in force (None without OAuth)."""
-        return self.owner_task.signin.oauth
+        return self.lifecycle.signin.oauth
 
     @property
     def auth_provider(self) -> Any:
         """The SDK OAuth provider of the current start (None without OAuth)."""
-        return self.owner_task.signin.provider
+        return self.lifecycle.signin.provider
 
     @property
     def refusal(self) -> tuple[int, str] | None:
         """The MCP endpoint's last 401/403 (status, WWW-Authenticate), else None."""
-        return self.owner_task.signin.refusal
+        return self.lifecycle.signin.refusal
 
-    # -- lifecycle (startup.Owner) -------------------------------------------------------------
+    # -- lifecycle (startup.Lifecycle) ---------------------------------------------------------
     async def start(self) -> None:
         """Start the owner task and wait for the handshake (on the loop)."""
-        await self.owner_task.start()
+        await self.lifecycle.start()
 
     async def close(self) -> None:
         """Ask the owner task to exit the client and wait until it has (on the loop)."""
-        await self.owner_task.close()
+        await self.lifecycle.close()
 
     def cleanup(self) -> None:
         """Remove the stderr capture and run the close hooks (any thread, after :meth:`close`)."""
-        self.owner_task.remove_stderr()
+        self.lifecycle.remove_stderr()
         for hook in self.close_hooks:
-            hook(self.owner)
+            hook()
 
     @property
     def stderr(self) -> str:
         """Everything a stdio server wrote to stderr so far ("" for other transports)."""
-        capture = self.owner_task.stderr
+        capture = self.lifecycle.stderr
         return capture.read() if capture is not None else ""
 
     def stderr_tail(self, lines: int = 20) -> str:
         """The last lines of the server's stderr."""
-        capture = self.owner_task.stderr
+        capture = self.lifecycle.stderr
         return capture.tail(max_lines=lines) if capture is not None else ""
 
     def require_client(self) -> Any:
         """The SDK client, or a clear error saying the connection is closed or the server exited."""
-        client = self.owner_task.client
+        client = self.lifecycle.client
         if client is None or self._status != "connected":
             if self._status == "dead":
                 raise ServerExited(
@@ -222,7 +225,7 @@ class Session:
     @property
     def modern(self) -> bool:
         """True on 2026-07-28+ connections, where change events arrive on a ``subscriptions/listen`` stream."""
-        client = self.owner_task.client
+        client = self.lifecycle.client
         return client is not None and client.protocol_version.startswith("2026")
 
     # -- requests (deadlines) -----------------------------------------------------------------
@@ -263,7 +266,7 @@ class Session:
 
     def translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
         """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
-        signin = self.owner_task.signin
+        signin = self.lifecycle.signin
         failure = Failure(
             server=self.name,
             target=self.target,
@@ -278,7 +281,7 @@ class Session:
         )
         error = translate(exc, failure)
         if isinstance(error, ServerExited):
-            self.owner_task.on_eof()  # a request learned first that the server is gone
+            self.lifecycle.on_eof()  # a request learned first that the server is gone
         return error
 
     # -- listings, arguments, notifications ----------------------------------------------------

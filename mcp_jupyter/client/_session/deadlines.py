@@ -14,16 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import RequestTimeout
-
-DEFAULT_TIMEOUT = 60.0
-"""Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
-
-DEFAULT_MAX_TIMEOUT = 600.0
-"""Seconds a request may take in all, however much progress it reports (time a person spends
-answering the server's sampling or elicitation request does not count)."""
-
-DEFAULT_CONNECT_TIMEOUT = 60.0
-"""Seconds to wait for a server to start and finish the MCP handshake."""
+from .._options import DEFAULT_CONNECT_TIMEOUT
 
 
 class _ConnectionDefault:

@@ -65,7 +65,10 @@ class ListingCache(dict):
             page = await session.request(
                 doing, lambda _progress, c=cursor: fetch(cursor=c, cache_mode="refresh")
             )
-            items.extend(spec.item.from_sdk(x, session.owner) for x in getattr(page, spec.attribute))
+            items.extend(
+                spec.item.from_sdk(x, session.name, session.connection_ref)
+                for x in getattr(page, spec.attribute)
+            )
             cursor = page.next_cursor
             if not cursor:
                 break

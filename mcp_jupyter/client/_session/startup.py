@@ -1,6 +1,7 @@
 """Starting and stopping a connection: the owner task, the transports and their fallback, sign-in.
 
-The :class:`Owner` runs ONE long-lived task on the runtime loop that enters the SDK ``mcp.Client``,
+A session's :class:`Lifecycle` runs ONE long-lived task on the runtime loop (the owner task) that
+enters the SDK ``mcp.Client``,
 waits until the connection is closed, and exits the client (entering and exiting in different
 tasks breaks anyio's cancel scopes; docs/architecture.md). It picks the transports (stdio, in
 process, Streamable HTTP then legacy SSE on a 4xx), signs in when an HTTP server asks for OAuth,
@@ -15,7 +16,7 @@ import shlex
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..._compat.mcp_sdk import in_memory_transport
 from ..._version import __version__
@@ -35,10 +36,12 @@ from .._ui_extension import APP_MIME_TYPE, UI_EXTENSION
 from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
 from .sdk_noise import quiet_sdk
 
-DEFAULT_ROOTS_WAIT = 2.0
-"""Seconds connect waits for a handshake-era server's first ``roots/list`` when roots are offered."""
+if TYPE_CHECKING:
+    from mcp import Client
 
-ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see Owner.wait_for_roots_request)
+    from .core import Session
+
+ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see Lifecycle._wait_for_roots_request)
 
 
 def adapt_callback(fn: Callable | None, *, arity: int) -> Callable | None:
@@ -88,7 +91,7 @@ class SignIn:
         return self.provider
 
 
-class Owner:
+class Lifecycle:
     """The task that owns a session's SDK client, and everything about starting and stopping it."""
 
     __slots__ = (
@@ -103,13 +106,14 @@ class Owner:
         "_roots_asked",
     )
 
-    def __init__(self, session: Any, options: dict) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self.client: Any = None
-        self.signin = SignIn(options.get("auth"), session.spec.kind)
-        roots = options.get("roots")
+        self.client: Client | None = None
+        options = session.options
+        self.signin = SignIn(options.auth, session.spec.kind)
+        roots = options.roots
         self.offers_roots = roots is not False  # False: no roots capability, the server keeps its own
-        self.roots_wait = options.get("roots_wait", DEFAULT_ROOTS_WAIT)
+        self.roots_wait = options.roots_wait
         if isinstance(roots, (list, tuple)):
             roots_manager.use_own(session.name, list(roots))
         self.stderr: StderrCapture | None = None
@@ -284,7 +288,12 @@ class Owner:
         # Without the user's own callables, every request goes through the consent layer (policy,
         # card or prompt, audit); so every connection advertises sampling, elicitation and roots.
         sampling, elicitation, list_roots = callbacks_for(session)
-        user_sampling, user_elicitation, user_roots = session.user_callbacks
+        options = session.options
+        user_sampling, user_elicitation, user_roots = (
+            options.sampling_callback,
+            options.elicitation_callback,
+            options.list_roots_callback,
+        )
         return Client(
             transport,
             mode=session.mode,
