@@ -147,7 +147,6 @@ ALLOWANCES: list[tuple[str, str]] = [
 # A prefix covers that module and everything below it.
 LAZY_SCOPE = "mcp_jupyter.client"
 LAZY_IMPORTS: dict[str, str] = {
-    "anyio": "the event loop's library: loaded when the runtime thread starts, on the first connection",
     "mcp": "the SDK (client, transports, OAuth): about half a second, loaded on the first connection",
     "mcp_types": "the SDK's protocol models (pydantic): loaded with the SDK",
     "pydantic": "validation of what a server sent, with the SDK's models",

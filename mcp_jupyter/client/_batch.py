@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import anyio
+
 from .. import _views as views
 from ..errors import MCPJupyterError
 from ._tool_call import call_tool
@@ -30,8 +32,6 @@ async def map_rows(
 ) -> list[Any]:
     """The calls of a batch on the runtime loop, ``concurrency`` at a time, results (or the
     mcp_jupyter exceptions) in order; ``on_done()`` after each call (a bar's step)."""
-    import anyio
-
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)

@@ -25,6 +25,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
+
 from .._wording import counted
 
 __all__ = [
@@ -368,8 +370,6 @@ class StreamProxy:
         return self
 
     async def __anext__(self) -> Any:
-        import anyio
-
         try:
             return await self.receive()
         except anyio.EndOfStream:
@@ -399,8 +399,6 @@ class _RecordingReadStream(StreamProxy):
         self._on_eof = on_eof
 
     async def receive(self) -> Any:
-        import anyio
-
         try:
             item = await self._inner.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError):

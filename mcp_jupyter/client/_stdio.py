@@ -26,6 +26,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
+
 from .._compat.anyio import close_subprocess_transport
 from .._wording import counted
 from ._history import WIRE_JSON
@@ -147,8 +149,6 @@ async def stdio_streams(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Spawn the server and yield ``(read_stream, write_stream)`` of ``SessionMessage`` objects."""
-    import anyio
-
     process = await spawn(argv, env=env, cwd=cwd, errlog=errlog)
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
@@ -206,7 +206,6 @@ async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None,
     """Start the server with pipes for stdin and stdout, in a kill scope of its own: a new session
     (process group) on POSIX, a Job Object on Windows; its environment is the SDK's safe default
     (PATH, HOME, ...) plus ``env``."""
-    import anyio
     from mcp.client.stdio import get_default_environment
 
     environment = get_default_environment() | (env or {})
@@ -243,8 +242,6 @@ async def stop_process(process: Any, *, grace: float) -> None:
 
 async def _close_pipe(stream: Any) -> None:
     """Close a pipe, whether it is open, already closed or broken."""
-    import anyio
-
     try:
         await stream.aclose()
     except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -258,8 +255,6 @@ async def _exited(process: Any, timeout: float) -> bool:
     """Whether the process exited within ``timeout`` seconds. It polls ``returncode``: on asyncio
     3.11+ ``process.wait()`` also waits for the pipes' EOF, and a child that inherited them would
     make an exited server look hung."""
-    import anyio
-
     with anyio.move_on_after(timeout):
         while process.returncode is None:
             await anyio.sleep(_EXIT_POLL)
@@ -284,8 +279,6 @@ async def _deliver(lines: list, writer: Any, warn: Callable[[str], None]) -> Non
 
 async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) -> Any:
     """The message a stdout line carries (None for a skipped line), reporting what was wrong."""
-    import anyio
-
     if isinstance(line, LineTooLong):
         warn(line.describe())
         return None

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
 from .._protocol import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from ..errors import (
     AuthorizationFailed,
@@ -56,8 +58,6 @@ class Failure:
 
 def unwrap_group(exc: BaseException) -> BaseException:
     """The most telling leaf of a (nested) exception group: a real error over cancellation noise."""
-    import anyio
-
     while isinstance(exc, _BaseExceptionGroup) and exc.exceptions:
         leaves = list(exc.exceptions)
         real = [e for e in leaves if not isinstance(e, anyio.get_cancelled_exc_class())]
@@ -67,7 +67,6 @@ def unwrap_group(exc: BaseException) -> BaseException:
 
 def translate(exc: BaseException, failure: Failure) -> BaseException:
     """The mcp_jupyter exception for ``exc`` (ours, Ctrl-C and cancellation pass through)."""
-    import anyio
     from mcp.shared.exceptions import MCPError
 
     exc = unwrap_group(exc)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import anyio
+
 from ...errors import MCPJupyterError
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
 from .._twins import blocking, on_runtime
@@ -62,8 +64,6 @@ class TasksFeature:
         """The tasks this notebook knows on this server (started here, or, for an HTTP server, in an
         earlier kernel), refreshed from the server unless ``refresh_all=False``: a table in notebooks,
         ``.to_dataframe()``; a task the server no longer knows keeps its last status."""
-        import anyio
-
         session = self._session
         session.require_client()
         book = book_for(session)

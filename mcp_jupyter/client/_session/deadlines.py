@@ -13,6 +13,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import anyio
+from anyio import CancelScope
+
 from ...errors import RequestTimeout
 from .._options import DEFAULT_CONNECT_TIMEOUT
 
@@ -237,7 +240,7 @@ class Deadlines:
         active = self.active
         active.add(deadline)
         try:
-            with _cancel_scope() as scope:
+            with CancelScope() as scope:
                 deadline.attach(scope)
                 with MappedErrors(translate, doing, idle):
                     return await send(deadline)
@@ -263,8 +266,6 @@ class Deadlines:
 
     def person_waiting(self, waiting: bool) -> None:
         """A sign-in waits for a person (on the loop): no connect deadline or request timeout meanwhile."""
-        import anyio
-
         scope = self.connect_scope
         if waiting:
             self._held = [*self.active]
@@ -280,18 +281,6 @@ class Deadlines:
         for deadline in self._held:
             deadline.resume()
         self._held = []
-
-
-def _cancel_scope() -> Any:
-    global _CancelScope
-    if _CancelScope is None:
-        from anyio import CancelScope
-
-        _CancelScope = CancelScope
-    return _CancelScope()
-
-
-_CancelScope: Any = None  # anyio's, imported on the first request (import mcp_jupyter stays light)
 
 
 class MappedErrors:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import anyio
+
 from ...runtime import runtime
 
 
@@ -38,8 +40,6 @@ class ListenStream:
 
     async def stop(self) -> None:
         """Close the listen stream (in its own task) and wait until it is closed."""
-        import anyio
-
         scope, done = self._scope, self._done
         self._scope = None
         if scope is not None:
@@ -60,8 +60,6 @@ class ListenStream:
         await runtime().start_service(self._listen, client, flags, list(self.subscriptions))
 
     async def _listen(self, client: Any, flags: dict, uris: list[str], *, task_status: Any) -> None:
-        import anyio
-
         self._done = anyio.Event()
         with anyio.CancelScope() as scope:
             self._scope = scope

@@ -18,6 +18,8 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import anyio
+
 from ..._compat.mcp_sdk import in_memory_transport
 from ..._version import __version__
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
@@ -124,8 +126,6 @@ class Lifecycle:
     # -- starting ----------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the owner task and wait for the handshake (on the loop)."""
-        import anyio
-
         session = self.session
         if session.status == "connected":
             return
@@ -149,8 +149,6 @@ class Lifecycle:
     async def _start_with_auth(self) -> None:
         """Start; when the server asks for OAuth (401 with resource metadata) and ``auth`` was left
         automatic, sign in and start again (once)."""
-        import anyio
-
         spec, signin = self.session.spec, self.signin
         automatic = (
             signin.oauth is None
@@ -190,8 +188,6 @@ class Lifecycle:
             self._done.set()
 
     async def _serve(self, task_status: Any) -> None:
-        import anyio
-
         session, deadlines = self.session, self.session.deadlines
         attempts = self._transports()
         for index, (label, transport) in enumerate(attempts):
@@ -327,8 +323,6 @@ class Lifecycle:
     async def _wait_for_roots_request(self) -> None:
         """When roots are offered, give a handshake-era server a moment to ask for them, so a call
         made right after connect already runs with them (bounded by ``roots_wait``)."""
-        import anyio
-
         session = self.session
         if not (self.offers_roots and self.roots_wait and not session.modern):
             return
@@ -357,8 +351,6 @@ class Lifecycle:
 
     async def close(self) -> None:
         """Ask the owner task to exit the client and wait until it has (on the loop)."""
-        import anyio
-
         if self._closing is None:
             return
         session = self.session
@@ -402,8 +394,6 @@ def _install_exit_hook() -> None:
 async def _close_all_sessions() -> None:
     """At kernel or interpreter exit: close every connection at once (registered or not), with the
     short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
-    import anyio
-
     exiting()
 
     async def close(session: Any) -> None:

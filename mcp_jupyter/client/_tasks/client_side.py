@@ -32,6 +32,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
 from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
 from .._history import StreamProxy, WrappedTransport, fields_of
 
@@ -97,8 +99,6 @@ class ClientTasks:
 
     async def create(self, group: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
         """Accept a task-augmented request: start its work in ``group``; the ``CreateTaskResult``."""
-        import anyio
-
         self._expire()
         metadata = params.get("task") if isinstance(params.get("task"), dict) else {}
         ttl = metadata.get("ttl")
@@ -211,8 +211,6 @@ class ClientTaskTransport(WrappedTransport):
 
     @asynccontextmanager
     async def _wrap(self):
-        import anyio
-
         async with self._inner as (read_stream, write_stream):
             # Entered and exited by hand, not with ``async with``: an error of the SDK's session
             # must reach the connection as itself, not wrapped in this group's ExceptionGroup.

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import anyio
+
 from ... import _views as views
 from ..._wording import counted
 from ...errors import MCPJupyterError, RequestTimeout
@@ -179,8 +181,6 @@ class Task:
 async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
     """Wait until following ``state`` ends or, with a ``timeout``, until the follower has asked the
     server at that deadline (it is woken to ask in time; :mod:`.pace`)."""
-    import anyio
-
     done = state.done_event()
     if done.is_set():
         return

@@ -10,6 +10,8 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
+
 from ..._protocol import TERMINAL, read_task, timestamp
 from ...consent._requests import looks_secret
 from .. import _events as events
@@ -64,8 +66,6 @@ class TaskState:
 
     def done_event(self) -> Any:
         """An ``anyio.Event`` set when following the task has finished (on the loop)."""
-        import anyio
-
         if self._done is None:
             self._done = anyio.Event()
         return self._done
@@ -73,8 +73,6 @@ class TaskState:
     def wait_until(self, end: float) -> Waiter:
         """Register someone who waits for the task until loop time ``end`` (on the loop); the
         follower is woken to ask the server by then (:mod:`.pace`)."""
-        import anyio
-
         waiter = Waiter(end, anyio.Event())
         self.waiters.append(waiter)
         self.nudge()
@@ -88,8 +86,6 @@ class TaskState:
 
     def nudge_event(self) -> Any:
         """An ``anyio.Event`` a follower sleeps on between polls: set by :meth:`nudge`."""
-        import anyio
-
         if self._nudge is None:
             self._nudge = anyio.Event()
         return self._nudge

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
+import anyio
+
 from ..._protocol import INVALID_PARAMS, timestamp
 from ...errors import (
     MCPJupyterError,
@@ -231,8 +233,6 @@ async def follow(
 async def _cancel_leaving(session: Any, state: TaskState) -> str:
     """Cancel the task on the server as its caller leaves (shielded, briefly); what became of it.
     A task known to have ended is left alone."""
-    import anyio
-
     if state.terminal:
         return f"it had already {state.status}"
     with anyio.move_on_after(_CANCEL_GRACE, shield=True):
@@ -281,8 +281,6 @@ async def _follow_2025(
     """2025-11-25: poll until the task needs input or ends; then ``tasks/result``, which waits for
     the end and carries the server's requests for the task (answered by the SDK's callbacks, i.e.
     the consent layer), while polling goes on for the status line (and the deadlines)."""
-    import anyio
-
     await flush()
     while not state.terminal and state.status != "input_required":
         await _poll(session, state, pace, flush)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
+
 from ..._compat.mcp_sdk import oauth_provider_class, reload_oauth_provider
 from ._dpop import DPoPFlow, DPoPState
 from ._signin import Browser
@@ -366,8 +368,6 @@ def _async(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn
 
     async def call(*args: Any) -> Any:
-        import anyio
-
         result = await anyio.to_thread.run_sync(fn, *args)
         return await result if inspect.isawaitable(result) else result
 

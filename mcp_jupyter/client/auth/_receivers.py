@@ -22,6 +22,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
 
+import anyio
+
 from ... import _oauth_handoff as handoff
 from ..._escaping import escape
 from ..._oauth_handoff import CALLBACK_PARAMS, CALLBACK_PATH
@@ -107,8 +109,6 @@ async def serve_loopback(
     Requests for another path get 404; a wrong or missing state gets a 400 page and the listener
     keeps waiting (a forged link cannot end the sign-in). Cancel the task to stop listening.
     """
-    import anyio
-
     listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=port)
     done = anyio.Event()
 

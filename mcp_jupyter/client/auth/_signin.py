@@ -25,6 +25,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import anyio
+
 from ... import _oauth_handoff as handoff
 from ... import _views as views
 from ...consent._presenters import (
@@ -247,8 +249,6 @@ class Browser:
 
     # -- receivers and presentation ----------------------------------------------------------------
     async def _start_receiver(self, signin: SignIn, state: str) -> None:
-        import anyio
-
         scope = anyio.CancelScope()
         self._cleanup.append(scope.cancel)
         if self.via == "jupyter":
@@ -304,8 +304,6 @@ class Browser:
 
     async def _run_hook(self, hook: Callable, signin: SignIn) -> None:
         """The headless user agent: it may return the redirect URL it ended on (then no receiver is needed)."""
-        import anyio
-
         if inspect.iscoroutinefunction(hook):
             result = await hook(signin.url)
         else:
