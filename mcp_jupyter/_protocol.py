@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypedDict
+from typing import Any, Final, Literal, TypeAlias, TypedDict
 
 __all__ = [
     "PARSE_ERROR",
@@ -35,12 +35,32 @@ __all__ = [
     "RELATED_TASK",
     "TASK_STATUSES",
     "TERMINAL",
+    "JSONValue",
+    "JSONObject",
+    "member",
     "TaskStatus",
     "TaskRecord",
     "TaskFields",
     "read_task",
     "timestamp",
 ]
+
+# -- JSON ----------------------------------------------------------------------------------------------
+JSONValue: TypeAlias = "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
+"""Any JSON value, as ``json.loads`` returns it (what a server sends is this until it is checked)."""
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+"""A JSON object: a message's ``params`` or ``result``, a schema, a capability."""
+
+
+def member(value: JSONValue, *keys: str) -> JSONValue:
+    """``value[keys[0]][keys[1]]...``, or None where a step is missing or not an object: reads what a
+    server sent without trusting its shape (``member(capabilities, "tools", "listChanged")``)."""
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
 
 # -- JSON-RPC error codes ----------------------------------------------------------------------------
 PARSE_ERROR: Final = -32700
@@ -111,11 +131,11 @@ class TaskRecord:
         self.updated = timestamp()
         return True
 
-    def wire(self, era: str) -> dict[str, Any]:
+    def wire(self, era: str) -> JSONObject:
         """The task as ``era``'s wire has it: 2025-11-25 names ``ttl`` and ``pollInterval``,
         2026-07-28 ``ttlMs`` and ``pollIntervalMs``; ``statusMessage`` only when there is one."""
         unit = "" if era == "2025-11-25" else "Ms"
-        task: dict[str, Any] = {
+        task: JSONObject = {
             "taskId": self.id,
             "status": self.status,
             "createdAt": self.created,

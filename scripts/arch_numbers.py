@@ -60,7 +60,11 @@ def packages_run(importer: str, target: str) -> list[str]:
 
 def loops(graph: dict[str, set[str]], within: str) -> list[list[str]]:
     """The import loops among the modules under ``within`` (Tarjan's strongly connected components)."""
-    nodes = {m: {t for t in targets if layers.under(within, t)} for m, targets in graph.items() if layers.under(within, m)}
+    nodes = {
+        m: {t for t in targets if layers.under(within, t)}
+        for m, targets in graph.items()
+        if layers.under(within, m)
+    }
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

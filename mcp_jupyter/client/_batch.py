@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from .. import _views as views
 from ..errors import MCPJupyterError
 from ._tool_call import call_tool
+
+if TYPE_CHECKING:
+    from ._session.core import Session
 
 __all__ = ["map_tool", "map_rows"]
 
@@ -28,7 +31,12 @@ def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
 
 
 async def map_rows(
-    session: Any, tool: str, rows: list[dict], concurrency: int, timeout: float | None, on_done: Any = None
+    session: Session,
+    tool: str,
+    rows: list[dict],
+    concurrency: int,
+    timeout: float | None,
+    on_done: Any = None,
 ) -> list[Any]:
     """The calls of a batch on the runtime loop, ``concurrency`` at a time, results (or the
     mcp_jupyter exceptions) in order; ``on_done()`` after each call (a bar's step)."""
@@ -85,7 +93,7 @@ def in_notebook() -> bool:
 
 
 async def map_tool(
-    session: Any,
+    session: Session,
     tool: str,
     inputs: Iterable[Mapping[str, Any]] | Any,
     *,

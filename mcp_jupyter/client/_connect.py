@@ -37,13 +37,15 @@ async def _open_registered(name: str, target: object, options: ConnectionOptions
     return conn
 
 
-@on_runtime
+# on_runtime is typed for methods (a positional first parameter); aconnect's first is the public
+# keyword-able ``name``, which the signature keeps as it is.
+@on_runtime  # type: ignore[arg-type]
 async def aconnect(
     name: str,
     target: Any,
     *,
     env: Mapping[str, str] | None = None,
-    cwd: str | os.PathLike | None = None,
+    cwd: str | os.PathLike[str] | None = None,
     headers: Mapping[str, str] | None = None,
     auth: Any = None,
     timeout: float | None = DEFAULT_TIMEOUT,
@@ -88,7 +90,7 @@ def connect_config(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     mode: str = "auto",
-    workspace: str | os.PathLike | None = None,
+    workspace: str | os.PathLike[str] | None = None,
 ) -> dict[str, Connection]:
     """Connect to the servers of an ``mcpServers`` (Claude Desktop/Cursor) or ``servers`` (VS Code) config.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import weakref
 from functools import partial
-from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import UnknownConnection, did_you_mean
 from . import _events as events
@@ -71,7 +71,7 @@ def connections() -> dict[str, Connection]:
 def get_connection(name: str | Connection) -> Connection:
     """The connection registered under ``name`` (a clear error naming the others when missing)."""
     if isinstance(name, _Closable):  # a connection given for its name (a str is none)
-        return cast("Connection", name)
+        return name
     with _LOCK:
         conn = _CONNECTIONS.get(name)
         names = list(_CONNECTIONS)

@@ -11,12 +11,13 @@ what an item uses of that connection.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, overload
 
 from .. import _icons as icon_rules
 from .. import _views as views
+from .._protocol import JSONObject, JSONValue
 from .._wording import counted
 from ..errors import (
     ConnectionFailed,
@@ -34,6 +35,8 @@ from ._ui_extension import ToolUi, tool_ui
 from ._ui_extension import visibility as meta_visibility
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ._results import ResourceResult
 
 __all__ = [
@@ -76,26 +79,30 @@ class ListedBy(Protocol):
 
     def load_skill(self, skill: str | Skill) -> LoadedSkill: ...
 
-    async def aload_skill(self, skill: str | Skill) -> LoadedSkill: ...
+    def aload_skill(self, skill: str | Skill) -> Awaitable[LoadedSkill]: ...
 
 
 ConnectionRef: TypeAlias = "Callable[[], ListedBy | None]"
 """A weak reference to the connection that lists items (``weakref.ref(conn)``): None once it is gone."""
 
 
-def dump(model: Any) -> dict | None:
+def dump(model: BaseModel | None) -> JSONObject | None:
     """A pydantic model as wire-format JSON data (camelCase keys), or None."""
     if model is None:
         return None
-    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    data: JSONObject = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return data
 
 
 # How a field's SDK value becomes ours, by field name (every other field is copied as it is).
-_CONVERT: dict[str, Callable[[Any], Any]] = {
+_CONVERT: dict[str, Callable[[Any], object]] = {  # Any: each takes the SDK field it is named for
     "annotations": dump,
     "uri": str,
     "icons": lambda icons: tuple(dump(i) for i in icons) if icons else None,
 }
+
+
+ItemSelf = TypeVar("ItemSelf", bound="Item")
 
 
 @dataclass(frozen=True)
@@ -108,8 +115,8 @@ class Item:
 
     @classmethod
     def from_sdk(
-        cls, raw: Any, server: str | None = None, connection_ref: ConnectionRef | None = None
-    ) -> Self:
+        cls: type[ItemSelf], raw: Any, server: str | None = None, connection_ref: ConnectionRef | None = None
+    ) -> ItemSelf:
         """Wrap an ``mcp_types`` object listed by server ``server`` through the connection
         ``connection_ref`` refers to (both None: an item of no connection)."""
         values = {
@@ -121,7 +128,7 @@ class Item:
         return cls(**values, raw=raw, server=server, _connection_ref=connection_ref)
 
     @classmethod
-    def _adjust(cls, raw: Any, values: dict) -> dict:
+    def _adjust(cls, raw: Any, values: dict[str, Any]) -> dict[str, object]:
         """Fields that are not a plain copy of the SDK's (subclasses)."""
         return {}
 
@@ -173,13 +180,13 @@ class Tool(Item):
     name: str
     title: str | None
     description: str | None
-    input_schema: dict
-    output_schema: dict | None
-    annotations: dict | None
-    icons: tuple[dict, ...] | None = None
+    input_schema: JSONObject
+    output_schema: JSONObject | None
+    annotations: JSONObject | None
+    icons: tuple[JSONObject, ...] | None = None
 
     @classmethod
-    def _adjust(cls, raw: Any, values: dict) -> dict:
+    def _adjust(cls, raw: Any, values: dict[str, Any]) -> dict[str, object]:
         return {
             "input_schema": values["input_schema"] or {},
             "title": values["title"] or (values["annotations"] or {}).get("title"),
@@ -199,10 +206,11 @@ class Tool(Item):
     @property
     def required(self) -> list[str]:
         """Names of the required arguments."""
-        return list(self.input_schema.get("required") or [])
+        required = self.input_schema.get("required")
+        return [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
 
     @property
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, JSONValue]:
         """Argument name -> property schema."""
         props = self.input_schema.get("properties")
         return props if isinstance(props, dict) else {}
@@ -216,7 +224,7 @@ class Tool(Item):
         ui = tool_ui(meta)
         return None if ui is None else tool_ui(meta, self._resource_meta(ui.resource_uri))
 
-    def _resource_meta(self, uri: str) -> Any:
+    def _resource_meta(self, uri: str) -> object:
         conn = self._connection_ref() if self._connection_ref is not None else None
         try:
             listed = conn.resources.get(uri) if conn is not None else None
@@ -234,9 +242,10 @@ class Tool(Item):
 
     def hint(self, name: str) -> bool | None:
         """An annotation hint (``readOnlyHint``, ``destructiveHint``, ...) or None when unset."""
-        return (self.annotations or {}).get(name)
+        value = (self.annotations or {}).get(name)
+        return value if isinstance(value, bool) else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         """The tool as wire-format JSON data."""
         return dump(self.raw) or {}
 
@@ -251,8 +260,8 @@ class Resource(Item):
     description: str | None
     mime_type: str | None
     size: int | None
-    annotations: dict | None
-    icons: tuple[dict, ...] | None = None
+    annotations: JSONObject | None
+    icons: tuple[JSONObject, ...] | None = None
 
     def read(self) -> Any:
         """Read this resource through the connection that listed it."""
@@ -273,8 +282,8 @@ class ResourceTemplate(Item):
     title: str | None
     description: str | None
     mime_type: str | None
-    annotations: dict | None
-    icons: tuple[dict, ...] | None = None
+    annotations: JSONObject | None
+    icons: tuple[JSONObject, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -316,10 +325,10 @@ class Prompt(Item):
     title: str | None
     description: str | None
     arguments: tuple[PromptArgument, ...]
-    icons: tuple[dict, ...] | None = None
+    icons: tuple[JSONObject, ...] | None = None
 
     @classmethod
-    def _adjust(cls, raw: Any, values: dict) -> dict:
+    def _adjust(cls, raw: Any, values: dict[str, Any]) -> dict[str, object]:
         args = values["arguments"] or []
         return {"arguments": tuple(PromptArgument(a.name, a.description, bool(a.required)) for a in args)}
 
@@ -354,28 +363,29 @@ class Skill(Item):
     name: str
     description: str | None
     uri: str
-    frontmatter: dict
+    frontmatter: JSONObject
     files: tuple[SkillFile, ...]
     dynamic: bool = False
 
     @classmethod
     def from_entry(
-        cls, entry: dict[str, Any], server: str | None = None, connection_ref: ConnectionRef | None = None
+        cls, entry: JSONObject, server: str | None = None, connection_ref: ConnectionRef | None = None
     ) -> Skill:
         """A skill from one ``skills/list`` entry (wire JSON) listed by server ``server`` through the
         connection ``connection_ref`` refers to."""
-        frontmatter = entry.get("frontmatter") if isinstance(entry.get("frontmatter"), dict) else {}
+        given = entry.get("frontmatter")
+        frontmatter: JSONObject = given if isinstance(given, dict) else {}
         uri = str(entry.get("uri") or "")
         resources = entry.get("resources")
         files = tuple(
-            SkillFile(str(r.get("uri")), r.get("digest"), r.get("size"))
+            SkillFile(str(r.get("uri")), _str_or_none(r.get("digest")), _int_or_none(r.get("size")))
             for r in (resources if isinstance(resources, list) else [])
             if isinstance(r, dict) and r.get("uri")
         )
-        name = frontmatter.get("name")
+        name, description = frontmatter.get("name"), frontmatter.get("description")
         return cls(
             name=str(name) if name else uri,
-            description=frontmatter.get("description"),
+            description=description if isinstance(description, str) else None,
             uri=uri,
             frontmatter=frontmatter,
             files=files,
@@ -394,9 +404,17 @@ class Skill(Item):
         """Async twin of :meth:`load`."""
         return await self.connection.aload_skill(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         """The listing entry as wire-format JSON data."""
         return dict(self.raw or {})
+
+
+def _str_or_none(value: JSONValue) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int_or_none(value: JSONValue) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 @dataclass(frozen=True)
@@ -410,7 +428,7 @@ class LoadedSkill:
     uri: str
     text: str
     files: dict[str, str | bytes]
-    frontmatter: dict
+    frontmatter: JSONObject
     server: str | None = None
 
     def _repr_markdown_(self) -> str:
@@ -423,9 +441,10 @@ class LoadedSkill:
 # -- listings ----------------------------------------------------------------------------------
 
 ItemT = TypeVar("ItemT", bound=Item)
+D = TypeVar("D")
 
 
-class Listing(Sequence, Generic[ItemT]):
+class Listing(Sequence[ItemT], Generic[ItemT]):
     """An ordered, read-only collection of tools/resources/... indexable by position or key."""
 
     kind: ClassVar[str] = "item"
@@ -444,7 +463,12 @@ class Listing(Sequence, Generic[ItemT]):
     def __iter__(self) -> Iterator[ItemT]:
         return iter(self._items)
 
-    def __getitem__(self, key: Any) -> Any:
+    @overload
+    def __getitem__(self, key: int | str) -> ItemT: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[ItemT]: ...
+
+    def __getitem__(self, key: int | str | slice) -> ItemT | list[ItemT]:
         if isinstance(key, (int, slice)):
             return self._items[key]
         try:
@@ -466,18 +490,23 @@ class Listing(Sequence, Generic[ItemT]):
 
     names = keys
 
-    def get(self, key: str, default: Any = None) -> Any:
+    @overload
+    def get(self, key: str) -> ItemT | None: ...
+    @overload
+    def get(self, key: str, default: D) -> ItemT | D: ...
+
+    def get(self, key: str, default: object = None) -> object:
         """The item with that name/URI, or ``default``."""
         return self._by_key.get(key, default)
 
-    def to_records(self) -> list[dict]:
+    def to_records(self) -> list[dict[str, object]]:
         """Rows of plain data for a table: the listing's columns, plus any computed ones."""
         return [{**{c: getattr(item, c) for c in self.columns}, **self._computed(item)} for item in self]
 
-    def _computed(self, item: Any) -> dict:
+    def _computed(self, item: ItemT) -> dict[str, object]:
         return {}
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self) -> Any:  # a pandas DataFrame (pandas ships no types)
         """The listing as a pandas DataFrame: the same columns whether it lists items or none."""
         import pandas as pd
 
@@ -513,7 +542,7 @@ class Tools(Listing[Tool]):
         agent's list). Whoever hands these tools to a model (sampling with tools) uses this."""
         return type(self)([t for t in self if "model" in t.visibility], self.server)
 
-    def _computed(self, t: Tool) -> dict:
+    def _computed(self, t: Tool) -> dict[str, object]:
         return {
             "arguments": ", ".join(a + ("*" if a in t.required else "") for a in t.parameters),
             "annotations": ", ".join(label for key, label in _HINTS if t.hint(key)),
@@ -550,7 +579,7 @@ class Prompts(Listing[Prompt]):
     columns = ("name", "title", "description")
     computed = ("arguments",)
 
-    def _computed(self, p: Prompt) -> dict:
+    def _computed(self, p: Prompt) -> dict[str, object]:
         return {"arguments": ", ".join(a.name + ("*" if a.required else "") for a in p.arguments)}
 
 
@@ -567,7 +596,7 @@ class Skills(Listing[Skill]):
         for item in self._items:  # names should be unique, URIs are
             self._by_key.setdefault(item.uri, item)
 
-    def _computed(self, s: Skill) -> dict:
+    def _computed(self, s: Skill) -> dict[str, object]:
         return {"files": "dynamic" if s.dynamic else len(s.files)}
 
 
@@ -577,7 +606,7 @@ class ListingSpec(NamedTuple):
     method: str  # the SDK client's list method
     attribute: str  # the page's attribute holding the items
     item: type[Item]
-    listing: type[Listing]
+    listing: type[Listing[Any]]  # Tools, Resources...: each of its own item type
 
 
 LISTINGS: dict[str, ListingSpec] = {

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._compat import mcp_sdk
 from .._protocol import TASKS_EXTENSION
 from .._wording import counted
 from ._skills import SKILLS_EXTENSION
 from ._ui_extension import APP_MIME_TYPE, UI_EXTENSION
+
+if TYPE_CHECKING:
+    from ._session.core import Session
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 
@@ -134,7 +137,7 @@ def _client_offer(history: Any) -> dict | None:
     return None
 
 
-def protocol_features(session: Any, listings: Mapping[str, Any] | None = None) -> ProtocolFeatures:
+def protocol_features(session: Session, listings: Mapping[str, Any] | None = None) -> ProtocolFeatures:
     """The features table of a live connection's session; ``listings`` as for :class:`ProtocolFeatures`."""
     client = session.require_client()
     info = client.server_info

@@ -4,12 +4,15 @@ result. ``conn.call``, each call of ``conn.map`` and an MCP App's call go throug
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ToolError
 from ._results import ToolResult
 from ._session import CONNECTION_DEFAULT, adapt_callback
 from ._tasks import call_tool_maybe_task
+
+if TYPE_CHECKING:
+    from ._session.core import Session
 
 __all__ = ["ProgressCallback", "call_tool"]
 
@@ -17,7 +20,7 @@ ProgressCallback = Callable[[float, float | None, str | None], Any]
 
 
 async def call_tool(
-    session: Any,
+    session: Session,
     name: str,
     args: dict,
     timeout: float | None,

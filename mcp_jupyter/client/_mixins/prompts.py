@@ -9,6 +9,7 @@ from typing import Any
 from ...errors import InvalidArguments
 from .._items import Prompts
 from .._results import PromptResult
+from .._session.core import Session
 from .._twins import blocking, on_runtime
 from .tools import merge_args
 
@@ -16,7 +17,7 @@ from .tools import merge_args
 class PromptsFeature:
     """``conn.prompts``, ``conn.prompt``, ``conn.complete``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_prompts(self, refresh: bool = False) -> Prompts:
@@ -87,7 +88,7 @@ class PromptsFeature:
         ref = (
             PromptReference(type="ref/prompt", name=prompt)
             if prompt is not None
-            else ResourceTemplateReference(type="ref/resource", uri=template)
+            else ResourceTemplateReference(type="ref/resource", uri=str(template))
         )
         with session.mapped_errors("completing"):
             raw = await client.complete(

@@ -8,11 +8,15 @@ mismatch raises :class:`~mcp_jupyter.errors.SkillVerificationFailed` and nothing
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from ..._compat.mcp_sdk import send_raw_request
+from ..._protocol import JSONObject, JSONValue
 from ...errors import SkillVerificationFailed
 from .._items import LoadedSkill, Skill, Skills
+from .._session.core import Session
+from .._session.deadlines import Deadline
 from .._skills import check_file, check_frontmatter, declared
 from .._twins import blocking, on_runtime
 
@@ -22,7 +26,7 @@ _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listin
 class SkillsFeature:
     """``conn.skills``, ``conn.load_skill``/``aload_skill``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_skills(self, refresh: bool = False) -> Skills:
@@ -31,19 +35,22 @@ class SkillsFeature:
         Listing reads none of the skills' files."""
         session = self._session
         listings = session.listings
-        if not refresh and "skills" in listings:
-            return listings["skills"]
+        cached = listings.get("skills")
+        if not refresh and isinstance(cached, Skills):
+            return cached
         client = session.require_client()
-        entries: list = []
+        entries: list[JSONObject] = []
         if declared(session.capabilities):
-            cursor = None
+            cursor: JSONValue = None
             for _ in range(_LIST_PAGE_CAP):
-                params = {"cursor": cursor} if cursor else {}
-                page = await session.request(
-                    "listing skills",
-                    lambda _progress, p=params: send_raw_request(client.session, "skills/list", p),
-                )
-                entries.extend(e for e in page.get("skills") or [] if isinstance(e, dict))
+                params: JSONObject = {"cursor": cursor} if cursor else {}
+
+                def page_of(_deadline: Deadline, params: JSONObject = params) -> Awaitable[JSONObject]:
+                    return send_raw_request(client.session, "skills/list", params)
+
+                page = await session.request("listing skills", page_of)
+                skills = page.get("skills")
+                entries.extend(e for e in (skills if isinstance(skills, list) else []) if isinstance(e, dict))
                 cursor = page.get("nextCursor")
                 if not cursor:
                     break

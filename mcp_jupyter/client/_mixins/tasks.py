@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 
 from ...errors import MCPJupyterError
+from .._session.core import Session
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
 from .._twins import blocking, on_runtime
 from .tools import merge_args
@@ -16,7 +17,7 @@ from .tools import merge_args
 class TasksFeature:
     """``conn.start``/``astart``, ``conn.tasks``, ``conn.task``/``atask``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def astart(

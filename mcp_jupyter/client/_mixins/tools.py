@@ -9,6 +9,7 @@ from .._batch import map_tool
 from .._items import Tools
 from .._results import ToolResult
 from .._session import CONNECTION_DEFAULT
+from .._session.core import Session
 from .._tool_call import ProgressCallback, call_tool
 from .._twins import blocking, on_runtime
 
@@ -16,7 +17,7 @@ from .._twins import blocking, on_runtime
 class ToolsFeature:
     """``conn.tools``, ``conn.call``/``acall``, ``conn.map``/``amap``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_tools(self, refresh: bool = False) -> Tools:

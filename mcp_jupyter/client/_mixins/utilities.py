@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..._compat.mcp_sdk import opt_in_log_level
+from .._session.core import Session
 from .._twins import blocking, on_runtime
+
+if TYPE_CHECKING:
+    from mcp_types import LoggingLevel
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
@@ -15,7 +19,7 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 class UtilitiesFeature:
     """``conn.ping``, ``conn.set_log_level``, ``conn.on_notification``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def aping(self, *, timeout: float | None = 10.0) -> float:
@@ -46,7 +50,7 @@ class UtilitiesFeature:
             _stamp_log_level(client.session, level)
             return
         with session.mapped_errors("setting the log level"):
-            await client.set_logging_level(level)
+            await client.set_logging_level(cast("LoggingLevel", level))  # one of LOG_LEVELS: checked above
 
     set_log_level = blocking(aset_log_level)
 

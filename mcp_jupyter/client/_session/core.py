@@ -18,22 +18,47 @@ session never keeps the public object alive.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from ..._protocol import JSONObject
 from ...errors import ConnectionFailed, ServerExited
 from .. import _events as events
 from .._history import History
-from .._items import ConnectionRef
-from .._options import ConnectionOptions
+from .._items import (
+    ConnectionRef,
+    Item,
+    Listing,
+    Prompt,
+    Prompts,
+    Resource,
+    Resources,
+    ResourceTemplate,
+    ResourceTemplates,
+    Tool,
+    Tools,
+)
+from .._options import AuthOption, ConnectionOptions
+from .._results import LogEntry
 from .._translate import Failure, translate
 from .._transports import classify
 from .arguments import ArgumentChecker
-from .deadlines import CONNECTION_DEFAULT, Deadlines, MappedErrors
-from .incoming import Inbox
+from .deadlines import CONNECTION_DEFAULT, Deadline, Deadlines, MappedErrors, ProgressHandler
+from .incoming import Inbox, NotificationListener, ResourceCallback
 from .listen import ListenStream
-from .listings import ListingCache
+from .listings import ListingCache, ListingKind
 from .startup import Lifecycle
+
+if TYPE_CHECKING:
+    import httpx2
+    from mcp import Client
+
+    from ..auth import OAuth
+
+T = TypeVar("T")
+Recorder = Callable[[str, str, dict[str, object], object], None]
+"""``conn.record()``'s hook: told (what, name, arguments, result) of each call, read and prompt."""
 
 
 class Session:
@@ -66,7 +91,7 @@ class Session:
         self.transport_used: str | None = None
         self.connected_at: float | None = None
         self.deadlines = Deadlines(options.timeout, options.max_timeout, options.connect_timeout)
-        subscriptions: dict[str, list[Callable[..., Any]]] = {}  # resource URI -> callbacks
+        subscriptions: dict[str, list[ResourceCallback]] = {}  # resource URI -> callbacks
         self.listings = ListingCache(self)
         self.inbox = Inbox(name, self.listings, subscriptions)
         self.listen = ListenStream(subscriptions, self.inbox.warnings)
@@ -74,7 +99,7 @@ class Session:
         self.history = History()
         self.history.on_unsolicited = self.inbox.on_unsolicited
         self.close_hooks: list[Callable[[], None]] = []  # e.g. the registry forgetting the connection
-        self.recorders: list[Callable[..., None]] = []  # conn.record(): told of each call, read, prompt
+        self.recorders: list[Recorder] = []  # conn.record(): told of each call, read, prompt
         self.lifecycle = Lifecycle(self)  # last: it may raise on a bad auth= for this target
 
     # -- the parts' state, under the names the features and the consent layer use -----------
@@ -114,22 +139,22 @@ class Session:
         return self.deadlines.connect_timeout
 
     @property
-    def logs(self) -> Any:
+    def logs(self) -> deque[LogEntry]:
         """Log messages the server sent (a bounded deque, newest last)."""
         return self.inbox.logs
 
     @property
-    def warnings(self) -> Any:
+    def warnings(self) -> deque[str]:
         """Problems that did not fail a request (a bounded deque)."""
         return self.inbox.warnings
 
     @property
-    def listeners(self) -> list[Callable[[str, Any], None]]:
+    def listeners(self) -> list[NotificationListener]:
         """``conn.on_notification`` listeners."""
         return self.inbox.listeners
 
     @property
-    def subscriptions(self) -> dict[str, list[Callable]]:
+    def subscriptions(self) -> dict[str, list[ResourceCallback]]:
         """Subscribed resource URIs -> their callbacks."""
         return self.listen.subscriptions
 
@@ -139,28 +164,28 @@ class Session:
         return self.lifecycle.offers_roots
 
     @property
-    def sdk_client(self) -> Any:
+    def sdk_client(self) -> Client | None:
         """The SDK client while the connection is open, else None (the consent layer's roots
         manager sends roots/list_changed through it)."""
         return self.lifecycle.client
 
     @property
-    def roots_wait(self) -> float:
+    def roots_wait(self) -> float | None:
         """Seconds the first requests wait for the roots the client offers (2025-era servers)."""
         return self.lifecycle.roots_wait
 
     @property
-    def auth_given(self) -> Any:
+    def auth_given(self) -> AuthOption:
         """``auth=`` as the user gave it: None (automatic), False (never sign in) or the options."""
         return self.lifecycle.signin.given
 
     @property
-    def oauth(self) -> Any:
+    def oauth(self) -> OAuth | None:
         """The OAuth options in force (None without OAuth)."""
         return self.lifecycle.signin.oauth
 
     @property
-    def auth_provider(self) -> Any:
+    def auth_provider(self) -> httpx2.Auth | None:
         """The SDK OAuth provider of the current start (None without OAuth)."""
         return self.lifecycle.signin.provider
 
@@ -195,7 +220,7 @@ class Session:
         capture = self.lifecycle.stderr
         return capture.tail(max_lines=lines) if capture is not None else ""
 
-    def require_client(self) -> Any:
+    def require_client(self) -> Client:
         """The SDK client, or a clear error saying the connection is closed or the server exited."""
         client = self.lifecycle.client
         if client is None or self._status != "connected":
@@ -213,10 +238,11 @@ class Session:
         return client
 
     @property
-    def capabilities(self) -> dict:
+    def capabilities(self) -> JSONObject:
         """The server's capabilities as wire-format JSON data."""
         caps = self.require_client().server_capabilities
-        return caps.model_dump(by_alias=True, exclude_none=True, mode="json")
+        dumped: JSONObject = caps.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
 
     def has_capability(self, name: str) -> bool:
         """Whether the server declared capability ``name``."""
@@ -232,12 +258,12 @@ class Session:
     def request(
         self,
         doing: str,
-        send: Callable[[Callable], Any],
+        send: Callable[[Deadline], Awaitable[T]],
         *,
-        timeout: Any = CONNECTION_DEFAULT,
-        max_timeout: Any = CONNECTION_DEFAULT,
-        progress: Callable | None = None,
-    ) -> Awaitable[Any]:
+        timeout: float | None = CONNECTION_DEFAULT,
+        max_timeout: float | None = CONNECTION_DEFAULT,
+        progress: ProgressHandler | None = None,
+    ) -> Awaitable[T]:
         """Run ``send(deadline)`` (one request) under the timeout policy, mapping its errors
         (await it). The :class:`Deadline` is the request's progress callback (pass it to the SDK's
         ``progress_callback``); a request that drives itself (a task) reads it to ask in time.
@@ -285,16 +311,36 @@ class Session:
         return error
 
     # -- listings, arguments, notifications ----------------------------------------------------
-    async def listing(self, kind: str, refresh: bool = False) -> Any:
+    @overload
+    async def listing(self, kind: Literal["tools"], refresh: bool = False) -> Tools: ...
+    @overload
+    async def listing(self, kind: Literal["resources"], refresh: bool = False) -> Resources: ...
+    @overload
+    async def listing(
+        self, kind: Literal["resource_templates"], refresh: bool = False
+    ) -> ResourceTemplates: ...
+    @overload
+    async def listing(self, kind: Literal["prompts"], refresh: bool = False) -> Prompts: ...
+
+    async def listing(self, kind: ListingKind, refresh: bool = False) -> Listing[Any]:
         """The cached listing of ``kind`` (tools, resources, resource_templates, prompts), all pages."""
         return await self.listings.fetch(kind, refresh)
 
-    async def find(self, kind: str, key: str) -> Any:
+    @overload
+    async def find(self, kind: Literal["tools"], key: str) -> Tool: ...
+    @overload
+    async def find(self, kind: Literal["resources"], key: str) -> Resource: ...
+    @overload
+    async def find(self, kind: Literal["resource_templates"], key: str) -> ResourceTemplate: ...
+    @overload
+    async def find(self, kind: Literal["prompts"], key: str) -> Prompt: ...
+
+    async def find(self, kind: ListingKind, key: str) -> Item:
         """The listed item ``key`` of ``kind``; re-lists once on a miss, then raises the kind's
         not-found error with suggestions."""
         return await self.listings.find(kind, key)
 
-    def check_arguments(self, tool: Any, args: dict) -> dict:
+    def check_arguments(self, tool: Tool, args: dict[str, object]) -> dict[str, object]:
         """Check arguments against the tool's inputSchema before sending (compiled checks cached)
         and return the arguments to send.
 

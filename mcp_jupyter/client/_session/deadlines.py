@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import Any, ParamSpec, TypeVar
 
 import anyio
 from anyio import CancelScope
@@ -25,8 +26,16 @@ class _ConnectionDefault:
         return "<the connection's setting>"
 
 
+# Typed Any on purpose: the default of parameters annotated ``float | None`` in public signatures.
 CONNECTION_DEFAULT: Any = _ConnectionDefault()
 """A per-call ``timeout``/``max_timeout`` left at this uses the connection's (``None`` means no limit)."""
+
+T = TypeVar("T")
+P = ParamSpec("P")
+ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
+"""An async progress callback, as the SDK calls it: (progress, total, message)."""
+Translate = Callable[..., BaseException]
+"""Maps an SDK or transport failure onto mcp_jupyter's exception (``Session.translate``)."""
 
 
 class Deadline:
@@ -58,7 +67,11 @@ class Deadline:
     )
 
     def __init__(
-        self, idle: float | None, total: float | None, watch: Deadlines, listener: Callable | None = None
+        self,
+        idle: float | None,
+        total: float | None,
+        watch: Deadlines,
+        listener: ProgressHandler | None = None,
     ) -> None:
         self._watch = watch
         self.idle, self.total = idle, total
@@ -69,9 +82,9 @@ class Deadline:
         self.due = math.inf
         self._paused_at: float | None = None
         self._pauses = 0
-        self._scope: Any = None
+        self._scope: CancelScope | None = None
 
-    def attach(self, scope: Any) -> None:
+    def attach(self, scope: CancelScope) -> None:
         """Cancel ``scope`` when this deadline passes, from now on."""
         self._scope = scope
         self._set_due(self._next(self.start))
@@ -81,12 +94,12 @@ class Deadline:
         if self._scope is not None:
             self._set_due(self._next(self._watch.clock()))
 
-    async def __call__(self, value: float, total: float | None, message: str | None) -> None:
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         """The SDK's progress callback for this request: progress restarts the idle deadline, then
         reaches the caller's callback."""
         self.touch()
         if self.listener is not None:
-            await self.listener(value, total, message)
+            await self.listener(progress, total, message)
 
     def left(self) -> float:
         """Seconds until the caller's deadline (``inf``: no limit, or paused while a person answers
@@ -109,7 +122,8 @@ class Deadline:
     def expire(self) -> None:
         """The deadline passed: cancel the request (its ``with`` block raises RequestTimeout)."""
         self.due = math.inf
-        self._scope.cancel()
+        if self._scope is not None:
+            self._scope.cancel()
 
     def pause(self) -> None:
         """A person is answering the server: no deadline until :meth:`resume`."""
@@ -220,15 +234,15 @@ class Deadlines:
 
     async def run(
         self,
-        send: Callable[[Callable], Any],
-        translate: Callable[..., BaseException],
+        send: Callable[[Deadline], Awaitable[T]],
+        translate: Translate,
         where: str,
         doing: str,
         server: str,
-        timeout: Any,
-        max_timeout: Any,
-        progress: Callable | None,
-    ) -> Any:
+        timeout: float | None,
+        max_timeout: float | None,
+        progress: ProgressHandler | None,
+    ) -> T:
         """Run ``send(deadline)`` under a new :class:`Deadline` (which is also the request's progress
         callback, calling ``progress`` after it), inside :class:`MappedErrors` with ``translate``; an
         expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
@@ -248,16 +262,16 @@ class Deadlines:
         finally:
             active.discard(deadline)
 
-    def pausing(self, callback: Callable) -> Callable:
+    def pausing(self, callback: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
         """``callback``, with every request's deadline paused while it runs: a person answering a
         sampling or elicitation request must not make the call that caused it time out."""
 
-        async def call(*args: Any) -> Any:
+        async def call(*args: P.args, **kwargs: P.kwargs) -> T:
             paused = list(self.active)
             for deadline in paused:
                 deadline.pause()
             try:
-                return await callback(*args)
+                return await callback(*args, **kwargs)
             finally:
                 for deadline in paused:
                     deadline.resume()
@@ -290,13 +304,15 @@ class MappedErrors:
 
     __slots__ = ("translate", "doing", "timeout")
 
-    def __init__(self, translate: Callable[..., BaseException], doing: str, timeout: float | None) -> None:
+    def __init__(self, translate: Translate, doing: str, timeout: float | None) -> None:
         self.translate, self.doing, self.timeout = translate, doing, timeout
 
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if exc is None:
             return
         error = self.translate(exc, self.doing, timeout=self.timeout)

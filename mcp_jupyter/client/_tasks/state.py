@@ -7,15 +7,20 @@ from __future__ import annotations
 import logging
 import math
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ..._protocol import TERMINAL, read_task, timestamp
+from ..._protocol import TERMINAL, JSONObject, read_task, timestamp
 from ...consent._requests import looks_secret
 from .. import _events as events
 from .._task_store import default_task_store
+
+if TYPE_CHECKING:
+    from .._results import ToolResult
+    from .._session.core import Session
 
 DEFAULT_TTL_MS = 3_600_000  # an hour: what a 2025 client asks the server to keep a task it started
 DEFAULT_POLL = 1.0  # seconds between polls when the server suggests nothing (the TS client's default)
@@ -38,12 +43,12 @@ class TaskState:
     updated: str | None = None
     ttl_ms: int | None = None
     poll_ms: int | None = None
-    arguments: dict = field(default_factory=dict)  # never persisted with secret-looking names
-    result: Any = None  # the ToolResult once fetched
+    arguments: dict[str, object] = field(default_factory=dict)  # never persisted with secret-looking names
+    result: ToolResult | None = None  # once fetched
     error: BaseException | None = None  # why following it failed (failed, cancelled, gone...)
-    detail: dict = field(default_factory=dict, repr=False)  # the last tasks/get answer
-    answered: set = field(default_factory=set, repr=False)  # 2026 inputRequests keys answered
-    listeners: list = field(default_factory=list, repr=False)
+    detail: JSONObject = field(default_factory=dict, repr=False)  # the last tasks/get answer
+    answered: set[str] = field(default_factory=set, repr=False)  # 2026 inputRequests keys answered
+    listeners: list[Callable[[TaskState], None]] = field(default_factory=list, repr=False)
     following: bool = False
     seen: bool = True  # the server has told of this task (False: an id given by hand, not yet asked)
     gone: bool = False  # the server said it does not know this task (any more)
@@ -168,7 +173,7 @@ class Waiter:
 class TaskBook:
     """The tasks one connection knows: started here, or (HTTP) read back from the task store."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.states: dict[str, TaskState] = {}
         self.loaded = False
@@ -235,10 +240,10 @@ class TaskBook:
                 self.add(state)
 
 
-_BOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_BOOKS: weakref.WeakKeyDictionary[Session, TaskBook] = weakref.WeakKeyDictionary()
 
 
-def book_for(session: Any) -> TaskBook:
+def book_for(session: Session) -> TaskBook:
     """The :class:`TaskBook` of a connection's session."""
     book = _BOOKS.get(session)
     if book is None:

@@ -5,11 +5,11 @@ answers its input requests through the consent layer, fetches its result). Runs 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 
-from ..._protocol import INVALID_PARAMS, timestamp
+from ..._protocol import INVALID_PARAMS, JSONObject, timestamp
 from ...errors import (
     MCPJupyterError,
     ProtocolError,
@@ -22,13 +22,20 @@ from .._results import ToolResult
 from .pace import DeadlinePassed, Pace
 from .state import UNKNOWN_TOOL, TaskState
 
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+    from .._items import Tool
+    from .._session.core import Session
+    from .._session.deadlines import Deadline
+
 _CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
 
 
 # -- requests ------------------------------------------------------------------------------------
 
 
-def _request_types() -> dict[str, Any]:
+def _request_types() -> dict[str, Callable[..., Any]]:  # Any: the SDK's request models, made here
     """The task requests as SDK request models (built once, on first use: the SDK loads lazily)."""
     global _REQUESTS
     if _REQUESTS:
@@ -80,11 +87,11 @@ def _request_types() -> dict[str, Any]:
     return _REQUESTS
 
 
-_REQUESTS: dict[str, Any] = {}
-_RAW: Any = None
+_REQUESTS: dict[str, Callable[..., Any]] = {}
+_RAW: TypeAdapter[dict[str, Any]] | None = None
 
 
-async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, Any]:
+async def _send(session: Session, method: str, *args: str | JSONObject | None, doing: str) -> JSONObject:
     """One task request through the SDK session; the raw result (our own parsing, both eras)."""
     global _RAW
     from pydantic import TypeAdapter
@@ -94,10 +101,12 @@ async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, 
     client = session.require_client()
     request = _request_types()[method](*args)
     with session.mapped_errors(doing):
-        return await client.session.send_request(request, _RAW)
+        # The SDK validates the result with any TypeAdapter: a plain dict keeps both eras' fields.
+        result: JSONObject = await client.session.send_request(request, _RAW)  # type: ignore[type-var]
+        return result
 
 
-def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
+def _tool_result(session: Session, raw: JSONObject, tool: Tool | None) -> ToolResult:
     from mcp_types import CallToolResult
 
     try:
@@ -113,7 +122,7 @@ def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
 # -- following -----------------------------------------------------------------------------------
 
 
-async def refresh(session: Any, state: TaskState) -> TaskState:
+async def refresh(session: Session, state: TaskState) -> TaskState:
     """One ``tasks/get``: update the state (a task the server no longer knows raises :class:`TaskNotFound`)."""
     if state.id.startswith("local-"):
         return state
@@ -139,7 +148,7 @@ def _forget(state: TaskState, exc: BaseException) -> None:
     state.changed()
 
 
-def _not_found(session: Any, state: TaskState) -> TaskNotFound:
+def _not_found(session: Session, state: TaskState) -> TaskNotFound:
     """What is known of a task the server does not know, and only the advice that can work."""
     listed = "conn.tasks lists the tasks this notebook knows on this server"
     if not state.seen:  # an id given by hand that the server never told of
@@ -165,12 +174,12 @@ def _not_found(session: Any, state: TaskState) -> TaskNotFound:
 
 
 async def follow(
-    session: Any,
+    session: Session,
     state: TaskState,
     *,
-    deadline: Any = None,
+    deadline: Deadline | None = None,
     cancel_on_exit: bool = False,
-) -> Any:
+) -> ToolResult:
     """Drive ``state`` to its end and return its ``ToolResult`` (on the loop).
 
     Polls ``tasks/get`` at the server's pace (:class:`~.pace.Pace`: never past a deadline unasked),
@@ -230,7 +239,7 @@ async def follow(
         state.release_waiters()
 
 
-async def _cancel_leaving(session: Any, state: TaskState) -> str:
+async def _cancel_leaving(session: Session, state: TaskState) -> str:
     """Cancel the task on the server as its caller leaves (shielded, briefly); what became of it.
     A task known to have ended is left alone."""
     if state.terminal:
@@ -245,7 +254,7 @@ async def _cancel_leaving(session: Any, state: TaskState) -> str:
 
 
 def _timed_out(
-    session: Any, state: TaskState, status: str, deadline: Any, pace: Pace, note: str
+    session: Session, state: TaskState, status: str, deadline: Deadline | None, pace: Pace, note: str
 ) -> RequestTimeout:
     """The RequestTimeout of a call whose deadline passed while its task went on: what the client
     asked, what the server said, what became of the task."""
@@ -253,6 +262,7 @@ def _timed_out(
     asked = f"asked the server {pace.asked} times, the last at the deadline"
     suggested = f"; the server suggests polling every {state.poll_seconds:g} s" if state.poll_ms else ""
     later = f"start it with conn.start({state.tool!r}, ...) and fetch the result later with task.result()"
+    assert deadline is not None  # a deadline passed: there is one
     if deadline.total_passed():
         return RequestTimeout(
             f"{where} did not end within max_timeout={deadline.total:g} s (it is still {status}; "
@@ -267,7 +277,7 @@ def _timed_out(
     )
 
 
-async def _poll(session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]) -> None:
+async def _poll(session: Session, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]) -> None:
     """Wait for the next question at ``pace``, ask it (``tasks/get``), report what changed."""
     await pace.wait()
     await refresh(session, state)
@@ -276,8 +286,8 @@ async def _poll(session: Any, state: TaskState, pace: Pace, flush: Callable[[], 
 
 
 async def _follow_2025(
-    session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
-) -> Any:
+    session: Session, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
+) -> ToolResult:
     """2025-11-25: poll until the task needs input or ends; then ``tasks/result``, which waits for
     the end and carries the server's requests for the task (answered by the SDK's callbacks, i.e.
     the consent layer), while polling goes on for the status line (and the deadlines)."""
@@ -300,7 +310,7 @@ async def _follow_2025(
             except MCPJupyterError:
                 return  # the result request reports what went wrong
 
-    raw: dict[str, Any] = {}
+    raw: JSONObject = {}
     failures: list[MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
     async with anyio.create_task_group() as group:
         if not state.terminal:
@@ -315,14 +325,16 @@ async def _follow_2025(
     if passed:
         raise passed[0]
     if failures:
-        exc = failures[0]
-        if not isinstance(exc, ProtocolError):
-            raise exc
-        if exc.code == INVALID_PARAMS:
-            _forget(state, exc)
+        failure = failures[0]
+        if not isinstance(failure, ProtocolError):
+            raise failure
+        if failure.code == INVALID_PARAMS:
+            _forget(state, failure)
             raise _not_found(session, state) from None
         state.status = "failed"
-        raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
+        raise _failed(
+            session, state, {"code": failure.code, "message": str(failure), "data": failure.data}
+        ) from None
     if not state.terminal:
         state.status = "completed"
         state.updated = timestamp()
@@ -334,8 +346,8 @@ async def _follow_2025(
 
 
 async def _follow_2026(
-    session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
-) -> Any:
+    session: Session, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
+) -> ToolResult:
     """2026-07-28: poll ``tasks/get``; answer new ``inputRequests`` (each key once) with
     ``tasks/update``; the result or error arrives inline when the task ends."""
     await flush()
@@ -361,7 +373,7 @@ async def _follow_2026(
     return _tool_result(session, result, await _listed_tool(session, state.tool))
 
 
-async def _answer_inputs(session: Any, state: TaskState) -> None:
+async def _answer_inputs(session: Session, state: TaskState) -> None:
     """Answer the task's new input requests through the SDK's callbacks (the consent layer: policy,
     card, inbox), then send them in one ``tasks/update``; a key is answered once."""
     from mcp.client.session import ClientRequestContext
@@ -371,7 +383,7 @@ async def _answer_inputs(session: Any, state: TaskState) -> None:
     requests = state.detail.get("inputRequests") or {}
     client = session.require_client()
     adapter = TypeAdapter(InputRequest)
-    responses: dict[str, Any] = {}
+    responses: JSONObject = {}
     for key, raw in requests.items():
         if key in state.answered:
             continue  # the same request again in a later poll: already answered (or being answered)
@@ -396,7 +408,7 @@ async def _answer_inputs(session: Any, state: TaskState) -> None:
             raise
 
 
-async def cancel(session: Any, state: TaskState) -> None:
+async def cancel(session: Session, state: TaskState) -> None:
     """``tasks/cancel`` (2026: cooperative, an empty ack; 2025: the task as the server now has it)."""
     if state.id.startswith("local-") or state.terminal:
         return
@@ -411,7 +423,7 @@ async def cancel(session: Any, state: TaskState) -> None:
         state.changed()
 
 
-async def _listed_tool(session: Any, name: str) -> Any:
+async def _listed_tool(session: Session, name: str) -> Tool | None:
     listed = session.listings.get("tools")
     tool = listed.get(name) if listed is not None else None
     if tool is None:
@@ -422,7 +434,7 @@ async def _listed_tool(session: Any, name: str) -> Any:
     return tool
 
 
-def _cancelled(session: Any, state: TaskState) -> RequestCancelled:
+def _cancelled(session: Session, state: TaskState) -> RequestCancelled:
     why = f": {state.message}" if state.message else ""
     return RequestCancelled(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} was cancelled{why}",
@@ -430,12 +442,13 @@ def _cancelled(session: Any, state: TaskState) -> RequestCancelled:
     )
 
 
-def _failed(session: Any, state: TaskState, error: dict) -> TaskFailed:
+def _failed(session: Session, state: TaskState, error: JSONObject) -> TaskFailed:
     message = error.get("message") or state.message or "no reason given"
     state.failure = str(message)
+    code = error.get("code")
     return TaskFailed(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} failed: {message}",
-        code=error.get("code"),
+        code=code if isinstance(code, int) else None,
         data=error.get("data"),
         server=session.name,
     )
