@@ -2,7 +2,7 @@
 #
 #   make lab        create .venv, install the project and the tutorials' npm servers, open notebooks/01-getting-started.ipynb
 #   make test       install everything the tests need (Python, npm servers, Chromium) and run the whole suite
-#   make fast-test  the suite without the browser tests
+#   make fast-test  the inner loop: the suite without the browser tests and the slow modules (tests/conftest.py)
 #   make labext     build the JupyterLab extension (labextension/, TypeScript) into mcp_jupyter/labextension
 #   make lint       ruff check + ruff format --check + the import-layer contract + declared dependencies (deptry)
 #   make bench      run every benchmarks/bench_*.py script
@@ -26,6 +26,7 @@ PYTEST_ARGS ?=
 # file): most of the suite waits on browsers, kernels and servers, so two workers on two cores halve the time.
 # PYTEST_WORKERS=0 runs everything in one process.
 PYTEST_WORKERS ?= 2
+INSTALL_JOBS ?= 4
 PYTEST_PARALLEL := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 DOCS_OUT := docs/_build/html
 # The JupyterLab extension's sources and its build output (see "The JupyterLab extension" below).
@@ -144,17 +145,24 @@ chromium:
 lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 	scripts/lab.sh $(NOTEBOOK)
 
-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
-	$(PY) -m pytest -ra --durations=10 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+# The install steps run side by side (INSTALL_JOBS at once; -O keeps each step's output together): on a fresh
+# clone most of them wait on the registries, and only the pip install has to wait for another (the extension
+# build). --durations=25 lists the slowest tests, so a test that grows slow is seen.
+test:
+	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
+	$(PY) -m pytest -ra --durations=25 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
-fast-test: $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
-	$(PY) -m pytest -ra -m "not browser" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+fast-test:
+	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(STAMPS)/test node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
+	$(PY) -m pytest -ra --durations=25 -m "not browser and not slow" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
-lint: $(STAMPS)/test
+# The extension's TypeScript: Prettier (formatting) then ESLint (the JupyterLab extension template's rules, no `any`).
+lint: $(STAMPS)/test $(LABEXT_DIR)/node_modules/.stamp
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) scripts/check_layers.py
 	$(PY) -m deptry .
+	cd $(LABEXT_DIR) && npm run --silent lint:check
 
 bench: $(STAMPS)/bench node_modules/.stamp
 	@shopt -s nullglob; scripts=(benchmarks/bench_*.py); \

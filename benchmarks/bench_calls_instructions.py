@@ -6,15 +6,24 @@ Each way of calling runs in a fresh process under ``valgrind --tool=callgrind``,
 switched on only around the measured calls (after start-up, the handshake and a warm-up), and the
 script prints instructions per call and the ratio raw / ours (1.0 = no cost of our own; 0.95 =
 ours does 5% more work per call). For stdio only this process is counted (the server's work is the
-same for both). The raw client advertises what ours does (see ``bench_calls.py``).
+same for both); every thread of it is (the caller's and the runtime's). The raw client advertises
+what ours does (see ``bench_calls.py``).
 
-Needs valgrind (Debian: ``apt-get install valgrind``). About 20 s per way.
-Usage: python benchmarks/bench_calls_instructions.py [--calls N] [--concurrency C] [--target T] [--json PATH]
+Ways: ``raw async`` (the SDK client awaited on its own loop: no thread hop, the ceiling), ``raw
+portal`` (the same client driven from sync code through anyio's blocking portal), ``ours sync``
+(``conn.call``), ``ours async`` (``await conn.acall`` from another event loop, as a cell awaits it),
+``raw concurrent`` and ``ours map`` (the same calls at the same concurrency).
+
+Needs valgrind (Debian: ``apt-get install valgrind``). About 20 s per way on a quiet machine.
+Usage: python benchmarks/bench_calls_instructions.py [--calls N] [--concurrency C] [--target T]
+       [--way W] [--keep DIR] [--json PATH]
+(``--keep DIR`` keeps each way's callgrind output there, for ``callgrind_annotate``.)
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import re
@@ -26,7 +35,13 @@ from contextlib import ExitStack
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WAYS = ("raw portal", "ours sync", "raw concurrent", "ours map")
+WAYS = ("raw async", "raw portal", "ours sync", "ours async", "raw concurrent", "ours map")
+RATIOS = (  # (numerator way, denominator way): instructions raw / ours, 1.0 = no cost of our own
+    ("raw portal", "ours sync"),
+    ("raw async", "ours async"),
+    ("raw concurrent", "ours map"),
+    ("ours sync", "ours async"),  # above 1.0: an awaited call costs less than a blocking one
+)
 TARGETS = ("in-process", "stdio")
 
 
@@ -43,15 +58,24 @@ def measure_here(target: str, way: str, calls: int, concurrency: int) -> None:
         if way.startswith("raw"):
             server = create_server() if target == "in-process" else B.stdio_params(demo_argv)
             raw = B.RawClient(B.raw_sdk_client(server), stack)
-            run = raw.portal_loop if way == "raw portal" else lambda n: raw.concurrent(n, concurrency)
+            run = {
+                "raw async": raw.async_loop,
+                "raw portal": raw.portal_loop,
+                "raw concurrent": lambda n: raw.concurrent(n, concurrency),
+            }[way]
         else:
-            conn = mj.connect("instructions", create_server() if target == "in-process" else demo_argv)
+            # Under callgrind this process runs some 50 times slower: a generous deadline, so that 16
+            # calls at once over stdio never time out (a finite one: the same code path as the default).
+            target_ = create_server() if target == "in-process" else demo_argv
+            conn = mj.connect("instructions", target_, timeout=600, max_timeout=6000)
             stack.callback(conn.close)
-            run = (
-                (lambda n: B.ours_sync(conn, n))
-                if way == "ours sync"
-                else lambda n: B.ours_map(conn, n, concurrency)
-            )
+            loop = asyncio.new_event_loop()  # the cell's loop, made before counting starts
+            stack.callback(loop.close)
+            run = {
+                "ours sync": lambda n: B.ours_sync(conn, n),
+                "ours async": lambda n: B.ours_async(conn, n, loop),
+                "ours map": lambda n: B.ours_map(conn, n, concurrency),
+            }[way]
         run(50)  # warm up: first-call imports and caches
         _counting(True)
         run(calls)
@@ -64,15 +88,20 @@ def _counting(on: bool) -> None:
     )
 
 
-def count(target: str, way: str, calls: int, concurrency: int) -> float:
-    """Instructions per call of one way, in a fresh process under callgrind."""
+def count(target: str, way: str, calls: int, concurrency: int, keep: str | None = None) -> float:
+    """Instructions per call of one way, in a fresh process under callgrind (its output kept in
+    ``keep``, when given, as ``callgrind.<target>.<way>.out``)."""
     with tempfile.TemporaryDirectory() as scratch:
+        if keep is not None:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            scratch = keep
+        out_file = Path(scratch) / f"callgrind.{target}.{way.replace(' ', '-')}.out"
         out = subprocess.run(
             [
                 "valgrind",
                 "--tool=callgrind",
                 "--instr-atstart=no",
-                f"--callgrind-out-file={scratch}/callgrind.out",
+                f"--callgrind-out-file={out_file}",
                 sys.executable,
                 __file__,
                 "--measure",
@@ -97,6 +126,8 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--target", choices=TARGETS, action="append", help="only this target (repeatable)")
+    parser.add_argument("--way", choices=WAYS, action="append", help="only this way (repeatable)")
+    parser.add_argument("--keep", metavar="DIR", help="keep the callgrind outputs in DIR")
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--measure", nargs=2, metavar=("TARGET", "WAY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -107,10 +138,12 @@ def main() -> None:
         raise SystemExit("valgrind is not installed: apt-get install valgrind")
     results = []
     for target in args.target or TARGETS:
-        per_call = {way: count(target, way, args.calls, args.concurrency) for way in WAYS}
+        ways = [way for way in WAYS if not args.way or way in args.way]
+        per_call = {way: count(target, way, args.calls, args.concurrency, args.keep) for way in ways}
         ratios = {
-            "raw portal / ours sync": round(per_call["raw portal"] / per_call["ours sync"], 3),
-            "raw concurrent / ours map": round(per_call["raw concurrent"] / per_call["ours map"], 3),
+            f"{a} / {b}": round(per_call[a] / per_call[b], 3)
+            for a, b in RATIOS
+            if a in per_call and b in per_call
         }
         results.append({"target": target, "instructions_per_call": per_call, "ratios": ratios})
         print(f"\n== {target} ({args.calls} calls, instructions counted by callgrind) ==")

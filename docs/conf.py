@@ -28,6 +28,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "api_reference",  # docs/_ext: the API page, from __all__ and the docstrings
     "magic_reference",  # docs/_ext: the %mcp page, from the magic's argparse parsers
+    "executed_tutorials",  # docs/_ext: a tutorial the tests just executed is rendered from their copy
 ]
 
 root_doc = "docs/index"
@@ -59,7 +60,9 @@ myst_heading_anchors = 3  # [text](page.md#a-heading) links are checked like any
 default_role = "literal"
 smartquotes = False  # "--config" and "..." are command syntax, not prose: no en dashes or ellipses
 
-# ---- notebooks: executed at every build, in notebooks/ (execution_in_temp=False), widget state saved
+# ---- notebooks: executed at every build, in notebooks/ (execution_in_temp=False), widget state saved;
+# except a tutorial `make test` has just executed with the same code: its copy is rendered instead
+# (docs/_ext/executed_tutorials.py), so .ci/run runs each tutorial in the tests and not again here
 nb_execution_mode = "force"
 nb_execution_timeout = 180
 nb_execution_raise_on_error = True  # a failing tutorial cell fails the build

@@ -5,9 +5,15 @@ must stay free to process widget clicks). Every MCP connection lives as a long-l
 loop, so the SDK's cancel scopes are entered and exited in the same task, and sync code, async
 code on another loop, and widget callbacks all reach the connections the same way.
 
-The loop is an anyio blocking portal (measured 10-15% faster per hop than
-``asyncio.run_coroutine_threadsafe`` on a plain loop). It starts lazily on first use and stops
-at interpreter exit, closing every connection (so no server process outlives the kernel).
+The loop runs under anyio (with a blocking portal, for starting and stopping it), and a call hops
+onto it with one ``call_soon_threadsafe`` each way (:class:`_Hop`): the caller schedules the work
+and waits (on a thread-safe future when it blocks, on a future of its own loop when it awaits);
+the work runs as a plain task of the runtime loop; its end wakes the caller once. anyio's portal
+took two more thread switches per call (its ``start_task_soon`` waits until the loop has spawned
+the task, even when the caller is another event loop, which blocked that loop meanwhile) and a task
+group, a cancel scope and a done-callback of its own (docs/architecture.md, "The cost of a call").
+The loop starts lazily on first use and stops at interpreter exit, closing every connection (so no
+server process outlives the kernel).
 """
 
 from __future__ import annotations
@@ -15,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextvars
 import inspect
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ._tracebacks import without_carriers
 from .errors import MCPJupyterError
@@ -34,6 +41,8 @@ class Runtime:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._portal: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_vars: tuple[tuple[contextvars.ContextVar[Any], Any], ...] = ()
         self._thread: threading.Thread | None = None
         self._services: Any = None
         self._thread_ident: int | None = None
@@ -66,6 +75,8 @@ class Runtime:
                 box["portal"] = portal
                 box["services"] = services
                 box["ident"] = threading.get_ident()
+                box["loop"] = asyncio.get_running_loop()
+                box["vars"] = tuple(contextvars.copy_context().items())  # sniffio's "asyncio"
                 ready.set()
                 await portal.sleep_until_stopped()
                 services.cancel_scope.cancel()
@@ -85,6 +96,8 @@ class Runtime:
         self._thread = thread
         self._thread_ident = box["ident"]
         self._services = box["services"]
+        self._loop = box["loop"]
+        self._loop_vars = box["vars"]
         self._portal = box["portal"]
 
     @property
@@ -120,7 +133,7 @@ class Runtime:
         """Run the shutdown hooks, then stop the loop thread. Safe to call twice."""
         with self._lock:
             portal, thread = self._portal, self._thread
-            self._portal = self._thread = None
+            self._portal = self._thread = self._loop = None
         if portal is None:
             return
         for hook in list(self._shutdown_hooks):
@@ -137,9 +150,21 @@ class Runtime:
         self._thread_ident = None
 
     # -- running work ----------------------------------------------------------------------
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        loop = self._loop
+        if loop is None:
+            self.portal  # noqa: B018 - starts the thread
+            loop = cast(asyncio.AbstractEventLoop, self._loop)
+        return loop
+
     def submit(self, fn: Callable[..., Awaitable[T]], *args: Any) -> concurrent.futures.Future[T]:
-        """Start ``fn(*args)`` on the loop; return a thread-safe future of its result."""
-        return self.portal.start_task_soon(fn, *args)
+        """Start ``fn(*args)`` on the loop; return a thread-safe future of its result.
+
+        Cancelling the future cancels the work on the loop. Returns at once (from any thread).
+        """
+        hop = _ToFuture(fn, args)
+        hop.start(self._running_loop(), self._loop_vars)
+        return hop.future
 
     def call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Run ``fn(*args)`` on the loop and block until it returns.
@@ -152,16 +177,18 @@ class Runtime:
                 "a blocking mcp_jupyter call was made from the runtime thread (e.g. inside a callback); "
                 "use the async twin instead (await conn.acall(...))"
             )
-        future = self.submit(fn, *args)
+        hop = _ToThread(fn, args)
+        hop.start(self._running_loop(), self._loop_vars)
         try:
-            return future.result()
+            hop.ended.acquire()  # released on the runtime thread when the work ends
         except KeyboardInterrupt:
-            # The future is still pending, so cancel() succeeds at once and anyio cancels the
-            # task on the loop; there is nothing to wait for here.
-            future.cancel()
+            hop.cancel()  # nothing to wait for: the task is cancelled on the loop, its end unread
             raise
-        except MCPJupyterError as exc:  # the user's to act on: shown without what carried it here
-            raise without_carriers(exc, inspect.currentframe()) from exc.__cause__
+        if hop.error is None:
+            return cast(T, hop.value)
+        if isinstance(hop.error, MCPJupyterError):  # the user's to act on: shown without its carriers
+            raise without_carriers(hop.error, inspect.currentframe()) from hop.error.__cause__
+        raise hop.error
 
     async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Await ``fn(*args)`` from any event loop; it runs on the runtime loop.
@@ -171,14 +198,167 @@ class Runtime:
         """
         if self.in_runtime_thread():
             return await fn(*args)
-        future = self.submit(fn, *args)
+        hop = _ToLoop(fn, args, asyncio.get_running_loop())
+        hop.start(self._running_loop(), self._loop_vars)
         try:
-            return await asyncio.wrap_future(future)
+            return await hop.waiter
         except asyncio.CancelledError:
-            future.cancel()
+            hop.cancel()
             raise
         except MCPJupyterError as exc:  # the user's to act on: shown without what carried it here
             raise without_carriers(exc, inspect.currentframe()) from exc.__cause__
+
+
+class _Hop:
+    """One piece of work carried onto the runtime loop, and its end carried back to the caller.
+
+    Each way is one ``call_soon_threadsafe``: :meth:`start` schedules :meth:`_begin` on the runtime
+    loop, which runs the work as a plain task (its context copied from the caller's, as every
+    ``call_soon_threadsafe`` does) whose last step settles the caller (:meth:`settle`, on the
+    runtime thread): the subclasses wake a blocked thread, a ``concurrent.futures.Future``'s holder
+    or a future of the caller's own event loop. :meth:`cancel` (any thread) cancels the task, or the
+    work before it starts; both are scheduled on the runtime loop in order, so a cancel never
+    overtakes its start.
+    """
+
+    __slots__ = ("fn", "args", "task", "loop", "loop_vars", "cancelled")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.fn, self.args = fn, args
+        self.task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.loop_vars: tuple[tuple[contextvars.ContextVar[Any], Any], ...] = ()
+        self.cancelled = False
+
+    def settle(self, error: BaseException | None, value: Any) -> None:
+        """Hand the work's end to the caller (on the runtime thread); ``error`` None means ``value``."""
+        raise NotImplementedError
+
+    def start(self, loop: asyncio.AbstractEventLoop, loop_vars: tuple = ()) -> None:
+        """Schedule the work on ``loop`` (the runtime's), from any thread; ``loop_vars``: the context
+        variables the loop's own tasks see, set for the work over the caller's."""
+        self.loop, self.loop_vars = loop, loop_vars
+        loop.call_soon_threadsafe(self._begin)
+
+    def _begin(self) -> None:  # on the runtime loop, in a copy of the caller's context
+        if self.cancelled:
+            self.settle(asyncio.CancelledError(), None)
+            return
+        # anyio.run's "asyncio" for sniffio, as its portal set it: without it, each of the dozen
+        # sniffio.current_async_library() calls of a request (anyio asks) sniffs the running loop.
+        for var, value in self.loop_vars:
+            var.set(value)
+        try:
+            work = self.fn(*self.args)
+        except BaseException as exc:
+            self._failed(exc)
+            return
+        if inspect.isawaitable(work):
+            self.task = asyncio.ensure_future(self._relay(work))
+        else:  # a plain callable: its value is the result
+            self.settle(None, work)
+
+    async def _relay(self, work: Awaitable[Any]) -> None:
+        # The task's last step settles the caller: no done-callback, which would take one more
+        # turn of the loop.
+        try:
+            value = await work
+        except asyncio.CancelledError:
+            self.settle(asyncio.CancelledError(), None)
+            raise
+        except BaseException as exc:
+            self._failed(exc.with_traceback(exc.__traceback__.tb_next))  # type: ignore[union-attr] - this frame carried nothing
+            return
+        self.settle(None, value)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.settle(exc, None)
+        if not isinstance(exc, Exception):  # Ctrl-C, SystemExit: the loop's to handle too
+            raise exc
+
+    def cancel(self) -> None:
+        """Cancel the work (any thread): its task if it started, else it never starts."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._cancel)
+
+    def _cancel(self) -> None:  # on the runtime loop
+        self.cancelled = True
+        if self.task is not None:
+            self.task.cancel()
+
+
+class _ToThread(_Hop):
+    """A hop whose caller blocks on a plain lock (``Runtime.call``): the cheapest wake-up of a thread."""
+
+    __slots__ = ("ended", "error", "value")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        super().__init__(fn, args)
+        self.ended = threading.Lock()
+        self.ended.acquire()
+        self.error: BaseException | None = None
+        self.value: Any = None
+
+    def settle(self, error: BaseException | None, value: Any) -> None:
+        self.error, self.value = error, value
+        self.ended.release()
+
+
+class _ToFuture(_Hop):
+    """A hop whose caller holds a ``concurrent.futures.Future`` (``Runtime.submit``); cancelling the
+    future cancels the work."""
+
+    __slots__ = ("future",)
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        super().__init__(fn, args)
+        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.future.add_done_callback(self._holder_done)
+
+    def _holder_done(self, future: concurrent.futures.Future[Any]) -> None:
+        if future.cancelled():
+            self.cancel()
+
+    def settle(self, error: BaseException | None, value: Any) -> None:
+        future = self.future
+        if isinstance(error, asyncio.CancelledError):
+            future.cancel()  # its holder sees concurrent.futures.CancelledError
+        elif not future.set_running_or_notify_cancel():  # the holder cancelled it: nobody waits
+            return
+        elif error is None:
+            future.set_result(value)
+        else:
+            future.set_exception(error)
+
+
+class _ToLoop(_Hop):
+    """A hop awaited from another event loop (``Runtime.run``): its end is one wake-up of that loop."""
+
+    __slots__ = ("waiter",)
+
+    def __init__(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], caller: asyncio.AbstractEventLoop
+    ) -> None:
+        super().__init__(fn, args)
+        self.waiter: asyncio.Future[Any] = caller.create_future()
+
+    def settle(self, error: BaseException | None, value: Any) -> None:
+        try:
+            self.waiter.get_loop().call_soon_threadsafe(_settle_waiter, self.waiter, error, value)
+        except RuntimeError:  # the caller's loop is closed: nobody waits
+            pass
+
+
+def _settle_waiter(waiter: asyncio.Future[Any], error: BaseException | None, value: Any) -> None:
+    if waiter.done():  # the awaiting task was cancelled meanwhile
+        return
+    if error is None:
+        waiter.set_result(value)
+    elif isinstance(error, asyncio.CancelledError):
+        waiter.cancel()
+    else:
+        waiter.set_exception(error)
 
 
 class _Status:

@@ -9,10 +9,13 @@ Fixtures
 ``task_server``     ``(url, token)`` of tests/servers/tasks_server.py over HTTP (tools served as tasks, both eras)
 ``slow_poll_task_server``  the same, suggesting a 5 s poll interval (``SLOW_POLL_MS``)
 ``run_notebook``    ``run_notebook(path_or_nb_or_sources, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
+
+A tutorial (notebooks/NN-*.ipynb) executed without errors is kept for ``make docs`` (save_executed_tutorial).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -29,9 +32,46 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 EVERYTHING_JS = (
     REPO_ROOT / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 )
+EXECUTED_TUTORIALS = REPO_ROOT / "docs" / "_ext" / "executed_tutorials.py"
 SERVER_START_TIMEOUT = 30.0  # seconds; generous because the CI machine is shared and noisy
 CELL_TIMEOUT = 120  # seconds per notebook cell
 SLOW_POLL_MS = 5000  # the poll interval the slow_poll_task_server suggests
+
+
+# Modules `make fast-test` leaves out (marker ``slow``; `make test` and CI run everything): each takes half a
+# minute or more of environment builds, kernels, Dask clusters or the official conformance harness (measured
+# with `make test`'s --durations on the shared 2-core machine). A module that grows that slow joins the list.
+SLOW_MODULES = {
+    "test_apps.py",
+    "test_auth_kernel.py",
+    "test_binder.py",
+    "test_check.py",
+    "test_dask_map.py",
+    "test_display_caps.py",
+    "test_export_hostile.py",
+    "test_faults.py",
+    "test_lab_channel.py",
+    "test_notebook_dask.py",
+    "test_notebook_tasks.py",
+    "test_notebook_testing.py",
+    "test_oauth_loopback.py",
+    "test_record.py",
+    "test_serve_export.py",
+    "test_serve_kernel.py",
+    "test_server_quirks.py",
+    "test_tasks.py",
+    "test_wheel.py",
+}
+SLOW_DIRECTORIES = {"conformance"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them)."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        path = Path(item.fspath).resolve()
+        if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(path.relative_to(tests).parts[:-1]):
+            item.add_marker(pytest.mark.slow)
 
 
 def free_port() -> int:
@@ -182,6 +222,21 @@ def venv_python_kernel() -> str:
     return "python3"
 
 
+def save_executed_tutorial(path: Path, nb) -> None:
+    """Keep an executed tutorial for ``make docs``, which then renders it rather than run it again.
+
+    Only a whole tutorial run in its own folder without errors, as the docs build runs it
+    (docs/_ext/executed_tutorials.py says how a copy is keyed and used).
+    """
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location("executed_tutorials", EXECUTED_TUTORIALS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if module.is_tutorial(path):
+        module.save(path, nbformat.writes(nb))
+
+
 def cell_text(cell) -> str:
     """Everything an executed notebook cell shows as text: streams, text/plain and text/html outputs."""
     parts = []
@@ -210,10 +265,11 @@ def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
             path_or_nb = nbformat.v4.new_notebook(
                 cells=[nbformat.v4.new_code_cell(src) for src in path_or_nb]
             )
+        source = None  # the .ipynb it came from
         if isinstance(path_or_nb, (str, os.PathLike)):
-            path = Path(path_or_nb)
-            nb = nbformat.read(path, as_version=4)
-            workdir = cwd or path.resolve().parent
+            source = Path(path_or_nb)
+            nb = nbformat.read(source, as_version=4)
+            workdir = cwd or source.resolve().parent
         else:
             nb = path_or_nb
             workdir = cwd or tmp_path
@@ -227,6 +283,8 @@ def run_notebook(venv_python_kernel: str, tmp_path: Path) -> Callable:
         )
         # A private IPYTHONDIR so the user's profile and startup files cannot change what the test sees.
         client.execute(env={**os.environ, "IPYTHONDIR": str(tmp_path / "ipython")})
+        if source is not None and cwd is None and not allow_errors:
+            save_executed_tutorial(source, nb)
         return nb
 
     return run

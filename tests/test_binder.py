@@ -35,8 +35,9 @@ What differs from a real Binder build, and why it does not change what the tutor
 Node.js are the machine's (same Python minor version; Node.js 20 or newer) rather than repo2docker's conda
 base environment, whose other packages (JupyterLab, notebook, ipywidgets, ...) the test does not install,
 so binder/ has to bring what the tutorials need by itself; pip may reuse the machine's pip cache where
-repo2docker passes ``--no-cache-dir`` (the same files a registry download gives); npm always starts with an
-empty cache (``$HOME`` is the fresh copy).
+repo2docker passes ``--no-cache-dir`` (the same files a registry download gives), and so may npm while pip
+builds the JupyterLab extension (``npm install`` in labextension/); postBuild's npm starts with an empty
+cache (``$HOME`` is the fresh copy).
 
 Time on a 2-core machine: 75-90 s (venv 3 s, pip 25-40 s, postBuild 7-12 s with npm's cache empty, the
 notebooks 30-45 s); the timings are printed (``-rA`` or ``-s`` shows them) and repeated on failure.
@@ -232,6 +233,32 @@ def node_dir() -> str:
     return str(Path(node).parent)
 
 
+def user_registry_config() -> dict[str, str]:
+    """The user's pip and npm config files (indexes, mirrors), which the build's $HOME (the copy) would hide."""
+    home = Path.home()
+    pip_files = [home / ".config" / "pip" / "pip.conf", home / ".pip" / "pip.conf"]
+    found = {}
+    if "PIP_CONFIG_FILE" not in os.environ and (
+        pip_conf := next((f for f in pip_files if f.is_file()), None)
+    ):
+        found["PIP_CONFIG_FILE"] = str(pip_conf)
+    if "NPM_CONFIG_USERCONFIG" not in os.environ and (home / ".npmrc").is_file():
+        found["NPM_CONFIG_USERCONFIG"] = str(home / ".npmrc")
+    return found
+
+
+def machine_npm_cache() -> dict[str, str]:
+    """npm settings that reuse this machine's npm cache without asking the registry for what it holds."""
+    try:
+        found = subprocess.run(["npm", "config", "get", "cache"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    cache = found.stdout.strip()
+    if found.returncode != 0 or not cache or not Path(cache).is_dir():
+        return {}
+    return {"npm_config_cache": cache, "npm_config_prefer_offline": "true"}
+
+
 def offline_prefix(env: dict[str, str]) -> tuple[list[str], dict[str, str], str]:
     """A command prefix and environment that take the network away but keep loopback, and what they do."""
     unshare = shutil.which("unshare")
@@ -336,18 +363,32 @@ def test_binder_build_runs_every_tutorial(tmp_path: Path):
     reach = re.compile(
         r"(PIP_|NPM_CONFIG_|SSL_CERT_|REQUESTS_CA_BUNDLE$|NODE_EXTRA_CA_CERTS$|.*_PROXY$)", re.I
     )
-    build_env = {**base_env, **{k: v for k, v in os.environ.items() if reach.match(k)}}
+    build_env = {
+        **base_env,
+        **{k: v for k, v in os.environ.items() if reach.match(k)},
+        **user_registry_config(),
+    }
     # repo2docker passes --no-cache-dir; the machine's pip cache holds the same files a download gives.
     cache = subprocess.run([sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True)
     if cache.returncode == 0 and cache.stdout.strip():
         build_env["PIP_CACHE_DIR"] = cache.stdout.strip()
+    # The same for npm while pip builds the project (hatch-jupyter-builder's `npm install` in labextension/):
+    # the machine's npm cache, preferred over asking the registry again. Not for postBuild, whose
+    # `npm cache clean --force` must only ever clean the copy's own cache ($HOME/.npm).
+    # And no bytecode for the ~140 packages up front: the kernels compile what they import, as they would
+    # any missing .pyc; compiling all of pandas, bokeh and JupyterLab's server is most of the install's CPU.
+    requirements_env = {**build_env, **machine_npm_cache(), "PIP_NO_COMPILE": "1"}
 
     build.run("venv", [interpreter, "-m", "venv", str(env_dir)], cwd=tmp_path, env=build_env, timeout=120)
     pip = [str(env_dir / "bin" / "pip"), "install", "--progress-bar", "off"]
     requirements = repo / "binder" / "requirements.txt"
     if requirements.exists():
         build.run(
-            "requirements", [*pip, "-r", "binder/requirements.txt"], cwd=repo, env=build_env, timeout=600
+            "requirements",
+            [*pip, "-r", "binder/requirements.txt"],
+            cwd=repo,
+            env=requirements_env,
+            timeout=600,
         )
     post_build = repo / "binder" / "postBuild"
     if post_build.exists():

@@ -93,7 +93,7 @@ def test_attribute_values_with_quotes_cannot_break_out():
 
 
 def test_widgets_escape_hostile_text_through_the_display_helpers():
-    header = _header_html(HOSTILE, True, HOSTILE)
+    header = _header_html(HOSTILE, None, True, HOSTILE)  # the name and the help text
     assert "<script>" not in header and header.count(esc(HOSTILE)) == 2
     params = ElicitRequestFormParams(
         message=HOSTILE, requested_schema={"type": "object", "properties": {"a": {"type": "string"}}}

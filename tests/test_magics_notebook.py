@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import save_executed_tutorial
+
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02-magics.ipynb"
 
 
@@ -40,6 +42,7 @@ def executed(everything_js, venv_python_kernel, tmp_path_factory):
         timeout=120,
         resources={"metadata": {"path": str(NOTEBOOK.parent)}},
     ).execute()
+    save_executed_tutorial(NOTEBOOK, nb)
     return {cell.source: output_text(cell) for cell in nb.cells if cell.cell_type == "code"}
 
 

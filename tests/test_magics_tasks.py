@@ -91,6 +91,7 @@ def test_awaited_task_result_line(shell):
         ("start ev simulate-research-qury topic=x", "did you mean 'simulate-research-query'"),
         ("start ev simulate-research-query topc=x", "has no argument 'topc'"),
         ("task result own nope --timeout 5", "does not know task 'nope'"),
+        ("task result own -Xy3", "'-Xy3' reads as an option: to pass it as a value, put it after --"),
         ("task finish own x", "invalid choice: 'finish'"),
         ("tasks nobody", "no connection named 'nobody'"),
     ],

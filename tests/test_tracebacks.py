@@ -95,7 +95,7 @@ def test_the_users_own_frames_stay_xmode_decides_and_a_bug_shows_everything(run_
     text = "\n".join(bug)
     assert bug[-1].startswith("AttributeError: 'NoneType' object has no attribute"), text
     for frame in (
-        "mcp_jupyter/client/_twins.py",
+        "mcp_jupyter/client/_runtime_methods.py",
         "mcp_jupyter/runtime.py",
         "mcp_jupyter/client/_mixins/tools.py",
     ):

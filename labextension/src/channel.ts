@@ -15,8 +15,21 @@ import { Kernel, KernelMessage as JupyterMessage } from '@jupyterlab/services';
 import { JSONObject } from '@lumino/coreutils';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { FrontendMessage, IHelloMessage, IPageInfo, ISnapshot, KernelMessage, parseKernelMessage } from './messages';
-import { ANNOUNCE_TARGET, CHANNEL_TARGET, IMcpChannel, IMcpChannels, PROTOCOL } from './tokens';
+import {
+  FrontendMessage,
+  IHelloMessage,
+  IPageInfo,
+  ISnapshot,
+  KernelMessage,
+  parseKernelMessage
+} from './messages';
+import {
+  ANNOUNCE_TARGET,
+  CHANNEL_TARGET,
+  IMcpChannel,
+  IMcpChannels,
+  PROTOCOL
+} from './tokens';
 
 /** How long to wait for JupyterLab's comm subshell before opening on the main shell anyway (ms). */
 const SUBSHELL_WAIT_MS = 10_000;
@@ -84,9 +97,17 @@ export class McpChannel implements IMcpChannel {
     const comm = this.kernel.createComm(CHANNEL_TARGET);
     // `subshellStarted` is on JupyterLab's CommHandler, not on the IComm interface; it never
     // settles when subshells are off, hence the checks and the time limit.
-    const started = (comm as { subshellStarted?: Promise<void> }).subshellStarted;
-    if (started && this.kernel.supportsSubshells && String(comm.commsOverSubshells) !== 'disabled') {
-      await Promise.race([started.catch(() => undefined), delay(SUBSHELL_WAIT_MS)]);
+    const started = (comm as { subshellStarted?: Promise<void> })
+      .subshellStarted;
+    if (
+      started &&
+      this.kernel.supportsSubshells &&
+      String(comm.commsOverSubshells) !== 'disabled'
+    ) {
+      await Promise.race([
+        started.catch(() => undefined),
+        delay(SUBSHELL_WAIT_MS)
+      ]);
     }
     const page = await this._pageInfo();
     if (attempt !== this._attempt || this.kernel.isDisposed) {
@@ -96,7 +117,8 @@ export class McpChannel implements IMcpChannel {
     this._drop();
     this._comm = comm;
     this._page = page;
-    comm.onMsg = (msg: JupyterMessage.ICommMsgMsg) => this._onMessage(comm, msg.content.data);
+    comm.onMsg = (msg: JupyterMessage.ICommMsgMsg) =>
+      this._onMessage(comm, msg.content.data);
     comm.onClose = () => {
       if (this._comm === comm) {
         this._drop();
@@ -105,7 +127,7 @@ export class McpChannel implements IMcpChannel {
     try {
       const hello: IHelloMessage = { type: 'hello', protocol: PROTOCOL, page };
       comm.open(asJson(hello));
-    } catch (error) {
+    } catch {
       this._drop();
     }
   }
@@ -134,7 +156,9 @@ export class McpChannel implements IMcpChannel {
       this._snapshot = snapshot;
       this._snapshotChanged.emit(this._snapshot);
     } else if (msg?.type === 'error') {
-      console.warn(`mcp_jupyter: the kernel refused the channel: ${msg.message}`);
+      console.warn(
+        `mcp_jupyter: the kernel refused the channel: ${msg.message}`
+      );
     }
     if (msg) {
       this._messageReceived.emit(msg);
@@ -142,7 +166,11 @@ export class McpChannel implements IMcpChannel {
   }
 
   private _onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
-    if (status === 'restarting' || status === 'autorestarting' || status === 'dead') {
+    if (
+      status === 'restarting' ||
+      status === 'autorestarting' ||
+      status === 'dead'
+    ) {
       this._attempt++;
       this._drop();
     }
@@ -184,13 +212,17 @@ export class McpChannels implements IMcpChannels {
     return this._stateChanged;
   }
 
-  channelFor(kernel: Kernel.IKernelConnection | null | undefined): McpChannel | null {
+  channelFor(
+    kernel: Kernel.IKernelConnection | null | undefined
+  ): McpChannel | null {
     if (!kernel || kernel.isDisposed) {
       return null;
     }
     let channel = this._channels.get(kernel);
     if (!channel) {
-      channel = new McpChannel(kernel, this._pageInfo, c => this._stateChanged.emit(c));
+      channel = new McpChannel(kernel, this._pageInfo, c =>
+        this._stateChanged.emit(c)
+      );
       this._channels.set(kernel, channel);
       kernel.disposed.connect(() => this._channels.delete(kernel));
     }

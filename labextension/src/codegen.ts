@@ -40,7 +40,11 @@ export interface ICodeOptions {
 }
 
 /** "Call": a form for the tool (`%mcp form NAME TOOL`). */
-export function callCode(connection: string, tool: string, options: ICodeOptions = {}): string {
+export function callCode(
+  connection: string,
+  tool: string,
+  options: ICodeOptions = {}
+): string {
   if (plain(connection, tool)) {
     return magic(`%mcp form ${connection} ${tool}`, options.magics);
   }
@@ -70,7 +74,11 @@ export function promptCode(
 }
 
 /** "Connect" a server from a config file: `%mcp connect --config FILE NAME`. */
-export function connectCode(name: string, source: string, options: ICodeOptions = {}): string {
+export function connectCode(
+  name: string,
+  source: string,
+  options: ICodeOptions = {}
+): string {
   if (plain(name, source)) {
     return magic(`%mcp connect --config ${source} ${name}`, options.magics);
   }
@@ -78,7 +86,10 @@ export function connectCode(name: string, source: string, options: ICodeOptions 
 }
 
 /** "Explore": the explorer widget for one connection. */
-export function exploreCode(connection: string, options: ICodeOptions = {}): string {
+export function exploreCode(
+  connection: string,
+  options: ICodeOptions = {}
+): string {
   if (plain(connection)) {
     return magic(`%mcp explore ${connection}`, options.magics);
   }

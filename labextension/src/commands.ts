@@ -41,7 +41,10 @@ export interface ICommandHost {
 }
 
 /** The part of JupyterLab's command registry the commands use. */
-export type CommandRegistryLike = Pick<JupyterFrontEnd['commands'], 'addCommand'>;
+export type CommandRegistryLike = Pick<
+  JupyterFrontEnd['commands'],
+  'addCommand'
+>;
 /** The part of the command palette the commands use. */
 export type PaletteLike = Pick<ICommandPalette, 'addItem'>;
 
@@ -51,10 +54,14 @@ export interface IConnectArgs {
   source?: string;
 }
 
+/** The `describedBy` of a command that takes no arguments. */
+const NO_ARGS = { args: { type: 'object', properties: {} } } as const;
+
 function connectArgs(args: Readonly<Record<string, unknown>>): IConnectArgs {
   return {
     name: typeof args.name === 'string' && args.name ? args.name : undefined,
-    source: typeof args.source === 'string' && args.source ? args.source : undefined
+    source:
+      typeof args.source === 'string' && args.source ? args.source : undefined
   };
 }
 
@@ -62,8 +69,13 @@ function connectArgs(args: Readonly<Record<string, unknown>>): IConnectArgs {
  * The server `args` name among `configured` (the first of that name, or the one from `source`);
  * with a name and a source it need not be listed (the kernel reads the file).
  */
-export function findServer(configured: IConfiguredServer[], args: IConnectArgs): IConfiguredServer | null {
-  const found = configured.find(s => s.name === args.name && (!args.source || s.source === args.source));
+export function findServer(
+  configured: IConfiguredServer[],
+  args: IConnectArgs
+): IConfiguredServer | null {
+  const found = configured.find(
+    s => s.name === args.name && (!args.source || s.source === args.source)
+  );
   if (found) {
     return found;
   }
@@ -83,12 +95,18 @@ export function addCommands(
   const isOpen = (): boolean => host.channel()?.isOpen ?? false;
   registry.addCommand(CommandIDs.openSidebar, {
     label: trans.__('Open sidebar'),
-    caption: trans.__("Show the MCP sidebar: the kernel's connections, configured servers and consent inbox"),
+    caption: trans.__(
+      "Show the MCP sidebar: the kernel's connections, configured servers and consent inbox"
+    ),
+    describedBy: NO_ARGS,
     execute: () => host.openSidebar()
   });
   registry.addCommand(CommandIDs.refresh, {
     label: trans.__('Refresh'),
-    caption: trans.__('Ask the kernel for a fresh snapshot of its MCP connections'),
+    caption: trans.__(
+      'Ask the kernel for a fresh snapshot of its MCP connections'
+    ),
+    describedBy: NO_ARGS,
     isEnabled: isOpen,
     execute: () => {
       host.channel()?.send({ type: 'refresh' });
@@ -97,15 +115,27 @@ export function addCommands(
   registry.addCommand(CommandIDs.connectServer, {
     label: args => {
       const { name } = connectArgs(args);
-      return name ? trans.__('Connect %1', name) : trans.__('Connect a configured server…');
+      return name
+        ? trans.__('Connect %1', name)
+        : trans.__('Connect a configured server…');
     },
-    caption: trans.__('Write and run %mcp connect for a server from mcp.json, Claude Desktop, Cursor or VS Code'),
+    caption: trans.__(
+      'Write and run %mcp connect for a server from mcp.json, Claude Desktop, Cursor or VS Code'
+    ),
     describedBy: {
       args: {
         type: 'object',
         properties: {
-          name: { type: 'string', description: trans.__('The server name in its config file') },
-          source: { type: 'string', description: trans.__('The config file (when several define the name)') }
+          name: {
+            type: 'string',
+            description: trans.__('The server name in its config file')
+          },
+          source: {
+            type: 'string',
+            description: trans.__(
+              'The config file (when several define the name)'
+            )
+          }
         }
       }
     },
@@ -118,13 +148,18 @@ export function addCommands(
         server = findServer(configured, wanted);
         if (!server) {
           host.warn(
-            trans.__('No configured server is named %1: the MCP sidebar lists the ones this kernel found.', wanted.name)
+            trans.__(
+              'No configured server is named %1: the MCP sidebar lists the ones this kernel found.',
+              wanted.name
+            )
           );
           return;
         }
       } else if (configured.length === 0) {
         host.warn(
-          trans.__('This kernel found no configured servers: add one to an mcp.json next to the notebook.')
+          trans.__(
+            'This kernel found no configured servers: add one to an mcp.json next to the notebook.'
+          )
         );
         return;
       } else {
@@ -132,12 +167,18 @@ export function addCommands(
       }
       if (server) {
         const magics = host.channel()?.snapshot?.magics;
-        await host.writeCode(connectCode(server.name, server.source, { magics }));
+        await host.writeCode(
+          connectCode(server.name, server.source, { magics })
+        );
       }
     }
   });
   if (palette) {
-    for (const command of [CommandIDs.openSidebar, CommandIDs.refresh, CommandIDs.connectServer]) {
+    for (const command of [
+      CommandIDs.openSidebar,
+      CommandIDs.refresh,
+      CommandIDs.connectServer
+    ]) {
       palette.addItem({ command, category: PALETTE_CATEGORY });
     }
   }

@@ -10,8 +10,10 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
+import { isObject, JsonRecord } from './json';
 
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
+export type FieldKind =
+  'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json';
 
 export interface IOption {
   value: unknown;
@@ -39,17 +41,48 @@ export interface IFieldModel {
 /** A raw value as held by an input: text, a checkbox state, or selected option indexes. */
 export type RawValue = string | boolean | number[];
 
-function options(schema: any): IOption[] | null {
-  if (Array.isArray(schema?.enum)) {
-    const names: unknown[] = Array.isArray(schema.enumNames) ? schema.enumNames : [];
-    return schema.enum.map((value: unknown, i: number) => ({
+/** The JSON types a field can have as its own kind. */
+const SCALAR_KINDS: readonly FieldKind[] = [
+  'string',
+  'number',
+  'integer',
+  'boolean'
+];
+
+/** The schema keywords a field keeps, to check the value against. */
+const CHECKED_KEYWORDS = [
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength'
+] as const;
+
+/** The members of a schema (or of a property's schema); none when it is not an object. */
+function members(schema: unknown): JsonRecord {
+  return isObject(schema) ? schema : {};
+}
+
+/** The choices of an enum schema (`enum` with `enumNames`, or `oneOf`/`anyOf` of `{const, title}`). */
+function options(schema: unknown): IOption[] | null {
+  const { enum: values, enumNames, oneOf, anyOf } = members(schema);
+  if (Array.isArray(values)) {
+    const names: unknown[] = Array.isArray(enumNames) ? enumNames : [];
+    return values.map((value: unknown, i: number) => ({
       value,
       label: String(names[i] ?? value)
     }));
   }
-  const choices = schema?.oneOf ?? schema?.anyOf;
-  if (Array.isArray(choices) && choices.length && choices.every((c: any) => c && 'const' in c)) {
-    return choices.map((c: any) => ({ value: c.const, label: String(c.title ?? c.const) }));
+  const choices = oneOf ?? anyOf;
+  if (
+    Array.isArray(choices) &&
+    choices.length &&
+    choices.every((c: unknown) => isObject(c) && 'const' in c)
+  ) {
+    return choices.map((c: JsonRecord) => ({
+      value: c.const,
+      label: String(c.title ?? c.const)
+    }));
   }
   return null;
 }
@@ -66,7 +99,11 @@ function words(text: string): string {
 /** The title to show beside a property's name: none when the schema has none, or when it only
  * restates the name (SDKs title `max_words` as "Max Words"). */
 export function titleBeside(key: string, title: unknown): string {
-  if (typeof title !== 'string' || !title.trim() || words(title) === words(key)) {
+  if (
+    typeof title !== 'string' ||
+    !title.trim() ||
+    words(title) === words(key)
+  ) {
     return '';
   }
   return title;
@@ -74,11 +111,15 @@ export function titleBeside(key: string, title: unknown): string {
 
 /** The fields of an elicitation's `requested_schema` (or a tool's `inputSchema`), in the schema's
  * property order. */
-export function formModel(schema: any): IFieldModel[] {
-  const properties = schema && typeof schema.properties === 'object' ? schema.properties : {};
-  const required: string[] = Array.isArray(schema?.required) ? schema.required : [];
+export function formModel(schema: unknown): IFieldModel[] {
+  const { properties: declared, required: requiredKeys } = members(schema);
+  const properties: JsonRecord =
+    typeof declared === 'object' && declared !== null
+      ? (declared as JsonRecord)
+      : {};
+  const required: unknown[] = Array.isArray(requiredKeys) ? requiredKeys : [];
   return Object.keys(properties).map(key => {
-    const prop = properties[key] ?? {};
+    const prop = members(properties[key]);
     const field: IFieldModel = {
       key,
       label: key,
@@ -91,18 +132,19 @@ export function formModel(schema: any): IFieldModel[] {
     };
     const single = options(prop);
     const multi = prop.type === 'array' ? options(prop.items) : null;
+    const scalar = SCALAR_KINDS.find(kind => kind === prop.type);
     if (single) {
       field.kind = 'enum';
       field.options = single;
     } else if (multi) {
       field.kind = 'multi';
       field.options = multi;
-    } else if (['string', 'number', 'integer', 'boolean'].includes(prop.type)) {
-      field.kind = prop.type;
+    } else if (scalar) {
+      field.kind = scalar;
     }
-    for (const name of ['format', 'minimum', 'maximum', 'minLength', 'maxLength'] as const) {
+    for (const name of CHECKED_KEYWORDS) {
       if (prop[name] !== undefined) {
-        (field as any)[name] = prop[name];
+        Object.assign(field, { [name]: prop[name] });
       }
     }
     return field;
@@ -154,7 +196,8 @@ export function collect(
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const result = convert(field, raw[field.key], trans);
-    const error = 'error' in result ? result.error : problem(field, result.value, trans);
+    const error =
+      'error' in result ? result.error : problem(field, result.value, trans);
     if (error) {
       errors[field.key] = error;
     } else if ('value' in result && result.value !== undefined) {
@@ -166,28 +209,47 @@ export function collect(
 
 /** What is wrong with one field's raw value ('' when nothing): checked when the person leaves the
  * field, and again for every field on submit. */
-export function checkField(field: IFieldModel, raw: RawValue | undefined, trans: TranslationBundle = ENGLISH): string {
+export function checkField(
+  field: IFieldModel,
+  raw: RawValue | undefined,
+  trans: TranslationBundle = ENGLISH
+): string {
   const result = convert(field, raw, trans);
   return 'error' in result ? result.error : problem(field, result.value, trans);
 }
 
-function problem(field: IFieldModel, value: unknown, trans: TranslationBundle): string {
+function problem(
+  field: IFieldModel,
+  value: unknown,
+  trans: TranslationBundle
+): string {
   return value === undefined && field.required ? trans.__('required') : '';
 }
 
 type Converted = { value: unknown } | { error: string };
 
-function convert(field: IFieldModel, value: RawValue | undefined, trans: TranslationBundle): Converted {
+function convert(
+  field: IFieldModel,
+  value: RawValue | undefined,
+  trans: TranslationBundle
+): Converted {
   switch (field.kind) {
     case 'boolean':
       return { value: value === true };
     case 'multi': {
       const picked = Array.isArray(value) ? value : [];
-      return { value: picked.length || field.required ? picked.map(i => field.options[i].value) : undefined };
+      return {
+        value:
+          picked.length || field.required
+            ? picked.map(i => field.options[i].value)
+            : undefined
+      };
     }
     case 'enum': {
       const text = String(value ?? '');
-      return { value: text === '' ? undefined : field.options[Number(text)]?.value };
+      return {
+        value: text === '' ? undefined : field.options[Number(text)]?.value
+      };
     }
   }
   const text = typeof value === 'string' ? value : '';

@@ -3,7 +3,11 @@
  * domain. JupyterLab's `ITranslator` is an optional dependency of each plugin; without it (or
  * without a language pack for this domain) the English source strings are shown.
  */
-import { ITranslator, nullTranslator, TranslationBundle } from '@jupyterlab/translation';
+import {
+  ITranslator,
+  nullTranslator,
+  TranslationBundle
+} from '@jupyterlab/translation';
 
 /** The gettext domain of this extension's strings. */
 export const DOMAIN = 'mcp_jupyter';

@@ -1,6 +1,7 @@
 /**
- * mcp-jupyter-labextension: the MCP sidebar and the kernel channel (issue 14), MCP Apps (issue 15),
- * OAuth sign-in (issue 13). Each feature is a plugin of its own; the channel service is the shared piece.
+ * mcp-jupyter-labextension: the kernel channel and the MCP sidebar (plugin.ts), MCP Apps (apps/) and
+ * the OAuth sign-in notifications (signin/). Each feature is a plugin of its own; the channel service
+ * (`IMcpChannels`) is the shared piece, and with the channel's messages the public API.
  */
 import appsPlugin from './apps/plugin';
 import corePlugins from './plugin';

@@ -1,12 +1,15 @@
 /**
  * The messages of the MCP channel, both ways, as two discriminated unions on `type`.
  *
- * The kernel side is mcp_jupyter/lab: channel.py (hello, refresh, theme, answer, error),
- * snapshot.py (snapshot), inbox.py (answer, answer.error), tasks.py (task.cancel, task.error), signin.py (auth.*) and apps.py
- * (app.request, app.response). Every message the kernel sends goes through `parseKernelMessage`
- * once, in the channel, so the sidebar, the apps and the sign-in notifications receive typed data;
- * text inside them came from MCP servers and is rendered as text, never as markup.
+ * The kernel side is mcp_jupyter/lab: _channel.py (hello, refresh, theme, error), _snapshot.py
+ * (snapshot), _inbox.py (answer, answer.error), _tasks.py (task.cancel, task.error), _signin.py
+ * (auth.*), _apps.py (app.request, app.response) and _registry.py (registry.search, registry.results).
+ * Every message the kernel sends goes through
+ * `parseKernelMessage` once, in the channel, so the sidebar, the apps and the sign-in notifications
+ * receive typed data; text inside them came from MCP servers and is rendered as text, never as markup.
  */
+
+import { isObject, JsonRecord } from './json';
 
 // -- the snapshot's parts ------------------------------------------------------------------------
 
@@ -72,7 +75,8 @@ export interface IPromptInfo {
 }
 
 /** The statuses of a task (both protocol eras). */
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export type TaskStatus =
+  'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** A task this notebook knows on a connection (mcp_jupyter/lab/_snapshot.py `task_entries`). */
 export interface ITaskInfo {
@@ -100,7 +104,12 @@ export interface IConnectionInfo {
   protocol_version: string | null;
   alive: boolean;
   error: string | null;
-  counts: { tools: number; resources: number; templates: number; prompts: number };
+  counts: {
+    tools: number;
+    resources: number;
+    templates: number;
+    prompts: number;
+  };
   tools: IToolInfo[];
   resources: IResourceInfo[];
   templates: ITemplateInfo[];
@@ -153,7 +162,11 @@ export interface ISamplingPayload {
   needs_human?: boolean;
   /** waiting (approve?), generating (the model answers), review (send the draft?). */
   state?: 'waiting' | 'generating' | 'review' | 'done';
-  draft?: { text: string; model?: string | null; tool_calls?: IToolCall[] | null } | null;
+  draft?: {
+    text: string;
+    model?: string | null;
+    tool_calls?: IToolCall[] | null;
+  } | null;
   /** Sampling with tools: the server's tools offered to the model, and how it may use them. */
   tools?: ISamplingTool[] | null;
   tool_choice?: 'auto' | 'required' | 'none' | null;
@@ -289,11 +302,50 @@ export interface ITaskErrorMessage {
   message: string;
 }
 
+/** A server the MCP Registry lists, as the kernel describes it for Find servers (lab/_registry.py). */
+export interface IRegistryServer {
+  /** Its registry name (reverse DNS with one slash: `io.github.owner/name`). */
+  name: string;
+  title: string | null;
+  description: string | null;
+  version: string | null;
+  /** How it runs, in words: "npm (npx, stdio)", "remote (streamable-http)" ... */
+  runs: string;
+  repository: string | null;
+  /** When the registry last updated it (ISO 8601), null when it does not say. */
+  updated: string | null;
+  /** The secrets connecting asks for (in a password field when the cell runs). */
+  secrets: string[];
+  /** Every value connecting needs that nothing gives (secrets, arguments...). */
+  needs: string[];
+  /** The cell Connect writes: `mj.registry.get(NAME).connect(...)`. */
+  code: string;
+  /** Whether Connect may run that cell (false: it needs a value the person gives, so it is only written). */
+  run: boolean;
+  /** From the last search kept while the registry cannot be reached. */
+  stale: boolean;
+}
+
+/** `registry.results`: the kernel's answer to one `registry.search`. */
+export interface IRegistryResultsMessage {
+  type: 'registry.results';
+  id: string;
+  query: string;
+  /** The registry's URL (the one the notebook set: `mj.registry.url`). */
+  registry: string;
+  servers: IRegistryServer[];
+  /** The registry could not be reached: `servers` are the last search's. */
+  stale: boolean;
+  /** Why the registry could not be used (null when it answered). */
+  error: string | null;
+}
+
 /** Every message the kernel sends on the channel. */
 export type KernelMessage =
   | ISnapshotMessage
   | IAnswerErrorMessage
   | ITaskErrorMessage
+  | IRegistryResultsMessage
   | IChannelErrorMessage
   | IAppResponseMessage
   | ISignInMessage
@@ -301,7 +353,10 @@ export type KernelMessage =
   | IPasteErrorMessage;
 
 /** The kernel message whose `type` is `T`. */
-export type KernelMessageOf<T extends KernelMessage['type']> = Extract<KernelMessage, { type: T }>;
+export type KernelMessageOf<T extends KernelMessage['type']> = Extract<
+  KernelMessage,
+  { type: T }
+>;
 
 // -- frontend -> kernel --------------------------------------------------------------------------
 
@@ -372,6 +427,15 @@ export interface ITaskCancelMessage {
   id: string;
 }
 
+/** `registry.search`: find servers in the MCP Registry (the kernel searches, never the browser). */
+export interface IRegistrySearchMessage {
+  type: 'registry.search';
+  id: string;
+  query: string;
+  /** At most this many servers (the kernel's default is 30, its maximum 100). */
+  limit?: number;
+}
+
 /** Every message the frontend sends on the channel. */
 export type FrontendMessage =
   | IHelloMessage
@@ -379,31 +443,34 @@ export type FrontendMessage =
   | IThemeMessage
   | IAnswerMessage
   | ITaskCancelMessage
+  | IRegistrySearchMessage
   | IAppRequestMessage
   | IAuthCancelMessage
   | IAuthPasteMessage;
 
 // -- parsing -------------------------------------------------------------------------------------
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function list<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  return typeof value === 'string'
+    ? value
+    : value === null || value === undefined
+      ? ''
+      : String(value);
 }
 
 const INBOX_KINDS = new Set(['sampling', 'elicitation', 'roots']);
 
 /** An inbox item with the fields the views rely on, or null for something else. */
 export function parseInboxItem(value: unknown): IInboxItem | null {
-  if (!isObject(value) || !INBOX_KINDS.has(value.kind as string) || value.id === undefined) {
+  if (
+    !isObject(value) ||
+    !INBOX_KINDS.has(value.kind as string) ||
+    value.id === undefined
+  ) {
     return null;
   }
   return {
@@ -411,7 +478,8 @@ export function parseInboxItem(value: unknown): IInboxItem | null {
     kind: value.kind as IInboxItem['kind'],
     connection: text(value.connection),
     title: text(value.title),
-    created: typeof value.created === 'number' ? value.created : text(value.created),
+    created:
+      typeof value.created === 'number' ? value.created : text(value.created),
     payload: isObject(value.payload) ? value.payload : {}
   } as IInboxItem;
 }
@@ -421,7 +489,8 @@ export function parseTask(value: unknown): ITaskInfo | null {
   if (!isObject(value) || value.id === undefined || value.id === null) {
     return null;
   }
-  const time = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+  const time = (v: unknown): string | null =>
+    typeof v === 'string' && v ? v : null;
   return {
     id: text(value.id),
     tool: text(value.tool),
@@ -434,7 +503,50 @@ export function parseTask(value: unknown): ITaskInfo | null {
   };
 }
 
-function parseConnection(value: Json): IConnectionInfo {
+/** A registry server with the fields the views rely on, or null without a name and a Connect cell. */
+export function parseRegistryServer(value: unknown): IRegistryServer | null {
+  if (
+    !isObject(value) ||
+    typeof value.name !== 'string' ||
+    !value.name ||
+    typeof value.code !== 'string'
+  ) {
+    return null;
+  }
+  const optional = (v: unknown): string | null =>
+    typeof v === 'string' && v ? v : null;
+  const names = (v: unknown): string[] => list<unknown>(v).map(text);
+  return {
+    name: value.name,
+    title: optional(value.title),
+    description: optional(value.description),
+    version: optional(value.version),
+    runs: text(value.runs),
+    repository: optional(value.repository),
+    updated: optional(value.updated),
+    secrets: names(value.secrets),
+    needs: names(value.needs),
+    code: value.code,
+    run: value.run === true,
+    stale: value.stale === true
+  };
+}
+
+function parseRegistryResults(value: JsonRecord): IRegistryResultsMessage {
+  return {
+    type: 'registry.results',
+    id: text(value.id),
+    query: text(value.query),
+    registry: text(value.registry),
+    servers: list<unknown>(value.servers)
+      .map(parseRegistryServer)
+      .filter((server): server is IRegistryServer => server !== null),
+    stale: value.stale === true,
+    error: typeof value.error === 'string' && value.error ? value.error : null
+  };
+}
+
+function parseConnection(value: JsonRecord): IConnectionInfo {
   const connection = value as unknown as IConnectionInfo;
   return {
     ...connection,
@@ -445,13 +557,15 @@ function parseConnection(value: Json): IConnectionInfo {
 }
 
 /** The snapshot's lists, each defaulting to empty; unknown inbox kinds are left out. */
-export function parseSnapshot(value: Json): ISnapshotMessage {
+export function parseSnapshot(value: JsonRecord): ISnapshotMessage {
   return {
     type: 'snapshot',
     connections: list<unknown>(value.connections)
-      .filter((c): c is Json => isObject(c) && typeof c.name === 'string')
+      .filter((c): c is JsonRecord => isObject(c) && typeof c.name === 'string')
       .map(parseConnection),
-    configured: list<IConfiguredServer>(value.configured).filter(s => isObject(s) && typeof s.name === 'string'),
+    configured: list<IConfiguredServer>(value.configured).filter(
+      s => isObject(s) && typeof s.name === 'string'
+    ),
     inbox: list<unknown>(value.inbox)
       .map(parseInboxItem)
       .filter((item): item is IInboxItem => item !== null),
@@ -473,13 +587,22 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
     case 'answer.error':
       return data.id === undefined
         ? null
-        : { type: 'answer.error', id: text(data.id), errors: list<unknown>(data.errors).filter(isObject) };
+        : {
+            type: 'answer.error',
+            id: text(data.id),
+            errors: list<unknown>(data.errors).filter(isObject)
+          };
     case 'error':
       return { type: 'error', message: text(data.message) };
     case 'task.error':
       return data.id === undefined
         ? null
-        : { type: 'task.error', connection: text(data.connection), id: text(data.id), message: text(data.message) };
+        : {
+            type: 'task.error',
+            connection: text(data.connection),
+            id: text(data.id),
+            message: text(data.message)
+          };
     case 'app.response':
       if (data.app_id === undefined || data.request_id === undefined) {
         return null;
@@ -490,7 +613,12 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
         request_id: text(data.request_id),
         ...('result' in data ? { result: data.result } : {}),
         ...(isObject(data.error)
-          ? { error: { code: Number(data.error.code) || -32000, message: text(data.error.message) } }
+          ? {
+              error: {
+                code: Number(data.error.code) || -32000,
+                message: text(data.error.message)
+              }
+            }
           : {})
       };
     case 'auth.signin':
@@ -510,9 +638,23 @@ export function parseKernelMessage(data: unknown): KernelMessage | null {
     case 'auth.done':
       return data.id === undefined
         ? null
-        : { type: 'auth.done', id: text(data.id), outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped' };
+        : {
+            type: 'auth.done',
+            id: text(data.id),
+            outcome: data.outcome === 'signed-in' ? 'signed-in' : 'stopped'
+          };
+    case 'registry.results':
+      return data.id === undefined || data.id === null
+        ? null
+        : parseRegistryResults(data);
     case 'auth.paste.error':
-      return data.id === undefined ? null : { type: 'auth.paste.error', id: text(data.id), message: text(data.message) };
+      return data.id === undefined
+        ? null
+        : {
+            type: 'auth.paste.error',
+            id: text(data.id),
+            message: text(data.message)
+          };
     default:
       return null;
   }

@@ -1,9 +1,20 @@
 /**
- * The core plugins: the `IMcpChannels` service and the "MCP" sidebar.
+ * The core plugins: the `IMcpChannels` service, the "MCP" sidebar (its model, widget, notifications,
+ * settings and commands wired to JupyterLab) and the key guard of our widgets.
  */
-import { ILabShell, ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette, InputDialog, IThemeManager, Notification } from '@jupyterlab/apputils';
-import { PageConfig, URLExt } from '@jupyterlab/coreutils';
+import {
+  ILabShell,
+  ILayoutRestorer,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import {
+  ICommandPalette,
+  InputDialog,
+  IThemeManager,
+  Notification
+} from '@jupyterlab/apputils';
+import { URLExt } from '@jupyterlab/coreutils';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { ServerConnection } from '@jupyterlab/services';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
@@ -15,11 +26,13 @@ import { McpChannels } from './channel';
 import { addCommands, CommandIDs } from './commands';
 import { bundle } from './i18n';
 import { installKeyGuard } from './keys';
-import { IConfiguredServer, IInboxItem, IPageInfo, ISnapshot, Theme } from './messages';
-import { DEFAULT_SETTINGS, ISidebarSettings, readSettings } from './settings';
+import { IConfiguredServer, IPageInfo } from './messages';
+import { SidebarModel } from './model';
+import { InboxNotices } from './notices';
+import { IWriteOptions, readSettings } from './settings';
 import { McpSidebar } from './sidebar';
-import { IMcpChannel, IMcpChannels } from './tokens';
-import { clip, inboxLabel, LIMITS, pendingCount } from './view';
+import { currentTheme } from './theme';
+import { IMcpChannels } from './tokens';
 
 const SIDEBAR_ID = 'mcp-jupyter-sidebar';
 /** The sidebar plugin's id: its settings are schema/sidebar.json. */
@@ -49,13 +62,6 @@ function serverExtensionProbe(): () => Promise<boolean> {
   };
 }
 
-function currentTheme(themes: IThemeManager | null): Theme {
-  if (themes?.theme) {
-    return themes.isLight(themes.theme) ? 'light' : 'dark';
-  }
-  return document.body.dataset.jpThemeLight === 'false' ? 'dark' : 'light';
-}
-
 /** The `IMcpChannels` service. */
 const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
   id: 'mcp-jupyter-labextension:channels',
@@ -71,7 +77,7 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
     const probe = serverExtensionProbe();
     const page = async (): Promise<IPageInfo> => ({
       origin: window.location.origin,
-      base_url: PageConfig.getBaseUrl(),
+      base_url: ServerConnection.makeSettings().baseUrl,
       theme: currentTheme(themes),
       server_extension: await probe()
     });
@@ -80,7 +86,8 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
     // Every notebook kernel gets a channel at once, so the announce target is registered before
     // the kernel imports mcp_jupyter (a kernel announcing to an unregistered target is lost).
     const watch = (panel: NotebookPanel): void => {
-      const attach = (): void => void channels.channelFor(panel.sessionContext.session?.kernel);
+      const attach = (): void =>
+        void channels.channelFor(panel.sessionContext.session?.kernel);
       panel.sessionContext.kernelChanged.connect(attach);
       attach();
     };
@@ -93,10 +100,17 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
 /** The "MCP" sidebar of the active notebook's kernel, its badge, notifications, settings and commands. */
 const sidebarPlugin: JupyterFrontEndPlugin<void> = {
   id: SIDEBAR_PLUGIN_ID,
-  description: 'The MCP sidebar: connections, configured servers and the consent inbox.',
+  description:
+    'The MCP sidebar: connections, configured servers and the consent inbox.',
   autoStart: true,
   requires: [IMcpChannels, INotebookTracker],
-  optional: [ILabShell, ITranslator, ISettingRegistry, ICommandPalette, ILayoutRestorer],
+  optional: [
+    ILabShell,
+    ITranslator,
+    ISettingRegistry,
+    ICommandPalette,
+    ILayoutRestorer
+  ],
   activate: (
     app: JupyterFrontEnd,
     channels: IMcpChannels,
@@ -108,28 +122,31 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
     restorer: ILayoutRestorer | null
   ): void => {
     const trans = bundle(translator);
-    let channel: IMcpChannel | null = null;
-    let settings: ISidebarSettings = { ...DEFAULT_SETTINGS };
-    const panel = (): NotebookPanel | null => notebooks.currentWidget;
-    const writeCode = async (code: string): Promise<void> => {
-      const current = panel();
+    const model = new SidebarModel(channels);
+    const writeCode = async (
+      code: string,
+      options?: IWriteOptions
+    ): Promise<void> => {
+      const current = notebooks.currentWidget;
       if (current) {
-        await writeCell(current, code, settings);
+        await writeCell(current, code, model.settings, options);
       }
     };
-    const sidebar = new McpSidebar({
-      channel: () => channel,
-      notebookName: () => panel()?.context.path.split('/').pop() ?? '',
-      writeCode,
-      connect: server =>
-        void app.commands.execute(CommandIDs.connectServer, { name: server.name, source: server.source }),
-      refresh: () => void app.commands.execute(CommandIDs.refresh),
-      settings: () => settings,
+    const sidebar = new McpSidebar(
+      model,
+      {
+        writeCode,
+        connect: server =>
+          void app.commands.execute(CommandIDs.connectServer, {
+            name: server.name,
+            source: server.source
+          }),
+        refresh: () => void app.commands.execute(CommandIDs.refresh)
+      },
       trans
-    });
+    );
     sidebar.id = SIDEBAR_ID;
     sidebar.title.icon = mcpIcon;
-    sidebar.title.caption = 'MCP';
     // JupyterLab has a left area; Notebook 7 has left and right panels (hidden until opened).
     app.shell.add(sidebar, 'left', { rank: 650, type: 'MCP' });
     // Remembered in the layout: a reload (or a workspace) opens the sidebar again if it was open.
@@ -140,7 +157,7 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       app.commands,
       {
         openSidebar,
-        channel: () => channel,
+        channel: () => model.channel,
         writeCode,
         askServer: servers => askServer(servers, trans),
         warn: message => void Notification.warning(message, { autoClose: 8000 })
@@ -148,62 +165,72 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       trans,
       palette
     );
-
-    const notices = new InboxNotices(openSidebar, trans);
-    const refresh = (): void => {
-      const snapshot = channel?.snapshot ?? null;
-      const pending = pendingCount(snapshot);
-      // a new object (Lumino re-renders on identity), keeping JupyterLab's own keys (data-id, ...)
-      const { 'mcpj-pending': _, ...dataset } = sidebar.title.dataset;
-      sidebar.title.dataset = pending ? { ...dataset, 'mcpj-pending': String(pending) } : dataset;
-      sidebar.title.caption = pending ? trans.__('MCP: %1 waiting for you', pending) : 'MCP';
-      notices.update(settings.inboxNotifications ? snapshot : null);
-      sidebar.update();
-      app.commands.notifyCommandChanged(CommandIDs.refresh);
-      app.commands.notifyCommandChanged(CommandIDs.connectServer);
-    };
-    const onSnapshot = (): void => refresh();
-    const follow = (): void => {
-      const next = channels.channelFor(panel()?.sessionContext.session?.kernel);
-      if (next !== channel) {
-        channel?.snapshotChanged.disconnect(onSnapshot);
-        channel = next;
-        channel?.snapshotChanged.connect(onSnapshot);
+    model.changed.connect((_, change) => {
+      if (change === 'channel' || change === 'snapshot') {
+        app.commands.notifyCommandChanged(CommandIDs.refresh);
+        app.commands.notifyCommandChanged(CommandIDs.connectServer);
       }
-      refresh();
-    };
-    notebooks.currentChanged.connect((_, current) => {
-      current?.sessionContext.kernelChanged.connect(follow);
-      follow();
     });
-    notebooks.widgetAdded.connect((_, added) => added.sessionContext.kernelChanged.connect(follow));
-    channels.channelStateChanged.connect(follow);
-    labShell?.currentChanged.connect(follow);
-    follow();
+    new InboxNotices(model, openSidebar, trans);
 
+    followActiveNotebook(model, notebooks, labShell);
     // The settings apply live: the next click, tooltip and notification follow them.
-    if (settingRegistry) {
-      settingRegistry
-        .load(SIDEBAR_PLUGIN_ID)
-        .then(loaded => {
-          const apply = (): void => {
-            settings = readSettings(loaded.composite);
-            refresh();
-          };
-          loaded.changed.connect(apply);
-          apply();
-        })
-        .catch(reason => console.warn('mcp_jupyter: could not load the MCP sidebar settings', reason));
-    }
+    settingRegistry
+      ?.load(SIDEBAR_PLUGIN_ID)
+      .then(loaded => {
+        const apply = (): void =>
+          model.setSettings(readSettings(loaded.composite));
+        loaded.changed.connect(apply);
+        apply();
+      })
+      .catch(reason =>
+        console.warn(
+          'mcp_jupyter: could not load the MCP sidebar settings',
+          reason
+        )
+      );
   }
 };
 
+/** Keep `model` on the active notebook: its name and its kernel, through switches and restarts. */
+function followActiveNotebook(
+  model: SidebarModel,
+  notebooks: INotebookTracker,
+  labShell: ILabShell | null
+): void {
+  const follow = (): void => {
+    const panel = notebooks.currentWidget;
+    model.follow(
+      panel?.sessionContext.session?.kernel,
+      panel?.context.path.split('/').pop() ?? ''
+    );
+  };
+  const watch = (panel: NotebookPanel): void => {
+    panel.sessionContext.kernelChanged.connect(follow);
+    panel.context.pathChanged.connect(follow);
+  };
+  notebooks.currentChanged.connect((_, current) => {
+    if (current) {
+      watch(current);
+    }
+    follow();
+  });
+  notebooks.widgetAdded.connect((_, added) => watch(added));
+  labShell?.currentChanged.connect(follow);
+  follow();
+}
+
 /** Ask which configured server to connect (null: cancelled). */
-async function askServer(servers: IConfiguredServer[], trans: TranslationBundle): Promise<IConfiguredServer | null> {
+async function askServer(
+  servers: IConfiguredServer[],
+  trans: TranslationBundle
+): Promise<IConfiguredServer | null> {
   // a name defined in two config files is told apart by its file
   const counts = new Map<string, number>();
   servers.forEach(s => counts.set(s.name, (counts.get(s.name) ?? 0) + 1));
-  const labels = servers.map(s => ((counts.get(s.name) ?? 0) > 1 ? `${s.name} (${s.source})` : s.name));
+  const labels = servers.map(s =>
+    (counts.get(s.name) ?? 0) > 1 ? `${s.name} (${s.source})` : s.name
+  );
   const result = await InputDialog.getItem({
     title: trans.__('Connect a configured server'),
     label: trans.__('Server'),
@@ -217,48 +244,12 @@ async function askServer(servers: IConfiguredServer[], trans: TranslationBundle)
   return servers[labels.indexOf(result.value)] ?? null;
 }
 
-/** One JupyterLab notification per waiting request, dismissed once it is answered. */
-class InboxNotices {
-  constructor(
-    private readonly _open: () => void,
-    private readonly _trans: TranslationBundle
-  ) {}
-
-  /** Show the new requests of `snapshot` and dismiss the answered ones (null: dismiss all). */
-  update(snapshot: ISnapshot | null): void {
-    const items = snapshot?.inbox ?? [];
-    const ids = new Set(items.map(item => item.id));
-    for (const [id, notice] of this._notices) {
-      if (!ids.has(id)) {
-        Notification.dismiss(notice);
-        this._notices.delete(id);
-      }
-    }
-    for (const item of items) {
-      if (!this._notices.has(item.id) && !this._seen.has(item.id)) {
-        this._seen.add(item.id);
-        this._notices.set(item.id, this._notify(item));
-      }
-    }
-  }
-
-  private _notify(item: IInboxItem): string {
-    const trans = this._trans;
-    return Notification.info(`${inboxLabel(item, trans)}: ${clip(item.title || item.kind, LIMITS.label)}`, {
-      autoClose: false,
-      actions: [{ label: trans.__('Answer in the MCP sidebar'), callback: () => this._open() }]
-    });
-  }
-
-  private _notices = new Map<string, string>();
-  private _seen = new Set<string>();
-}
-
 /** Keys typed in our widgets (a dropdown, a button, a checkbox) stay in them: no cell is inserted,
- * deleted or changed by them (src/keys.ts). */
+ * deleted or changed by them (keys.ts). */
 const keysPlugin: JupyterFrontEndPlugin<void> = {
   id: 'mcp-jupyter-labextension:keys',
-  description: "Keeps keys typed in mcp_jupyter's widgets from becoming notebook shortcuts.",
+  description:
+    "Keeps keys typed in mcp_jupyter's widgets from becoming notebook shortcuts.",
   autoStart: true,
   activate: (): void => {
     installKeyGuard();

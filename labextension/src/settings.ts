@@ -24,14 +24,29 @@ export const DEFAULT_SETTINGS: Readonly<ISidebarSettings> = Object.freeze({
 });
 
 /** Settings from the registry's composite value; a missing or wrong-typed key takes its default. */
-export function readSettings(composite: Readonly<Record<string, unknown>> | null | undefined): ISidebarSettings {
+export function readSettings(
+  composite: Readonly<Record<string, unknown>> | null | undefined
+): ISidebarSettings {
   const value = composite ?? {};
   return {
-    cellPosition: value.cellPosition === 'end' ? 'end' : DEFAULT_SETTINGS.cellPosition,
-    runCells: typeof value.runCells === 'boolean' ? value.runCells : DEFAULT_SETTINGS.runCells,
+    cellPosition:
+      value.cellPosition === 'end' ? 'end' : DEFAULT_SETTINGS.cellPosition,
+    runCells:
+      typeof value.runCells === 'boolean'
+        ? value.runCells
+        : DEFAULT_SETTINGS.runCells,
     inboxNotifications:
-      typeof value.inboxNotifications === 'boolean' ? value.inboxNotifications : DEFAULT_SETTINGS.inboxNotifications
+      typeof value.inboxNotifications === 'boolean'
+        ? value.inboxNotifications
+        : DEFAULT_SETTINGS.inboxNotifications
   };
+}
+
+/** What one written cell asks beyond the settings. */
+export interface IWriteOptions {
+  /** false: insert the cell without running it, whatever `runCells` says (it needs a value the
+   * person gives when they run it, such as a secret typed into the password field). */
+  run?: boolean;
 }
 
 /** Where a written cell goes and whether it runs. */
@@ -44,11 +59,18 @@ export interface ICellPlan {
 
 /**
  * The plan for a cell written into a notebook of `cellCount` cells whose active cell is `activeIndex`
- * (-1 or out of range: none, so "below" means at the end).
+ * (-1 or out of range: none, so "below" means at the end). It runs when the settings say so and the
+ * cell does not ask to be only inserted (`options.run === false`).
  */
-export function cellPlan(settings: ISidebarSettings, activeIndex: number, cellCount: number): ICellPlan {
+export function cellPlan(
+  settings: ISidebarSettings,
+  activeIndex: number,
+  cellCount: number,
+  options: IWriteOptions = {}
+): ICellPlan {
   const count = Math.max(0, cellCount);
   const hasActive = activeIndex >= 0 && activeIndex < count;
-  const index = settings.cellPosition === 'end' || !hasActive ? count : activeIndex + 1;
-  return { index, run: settings.runCells };
+  const index =
+    settings.cellPosition === 'end' || !hasActive ? count : activeIndex + 1;
+  return { index, run: settings.runCells && options.run !== false };
 }

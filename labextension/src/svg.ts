@@ -7,9 +7,11 @@
  * references resolved. Looking at the bytes alone misses `<script>` in a UTF-16 SVG.
  */
 
-const ACTIVE = /<\s*script|<\s*foreignobject|\son[a-z]+\s*=|javascript\s*:|<\s*!\s*entity/i;
+const ACTIVE =
+  /<\s*script|<\s*foreignobject|\son[a-z]+\s*=|javascript\s*:|<\s*!\s*entity/i;
 const DATA_URI = /^data:([^,;]*)((?:;[^,;]*)*),([\s\S]*)$/;
-const ENCODING_NAME = /(?:encoding|charset)\s*=\s*["']?([A-Za-z0-9._:-]{1,40})/gi;
+const ENCODING_NAME =
+  /(?:encoding|charset)\s*=\s*["']?([A-Za-z0-9._:-]{1,40})/gi;
 const CHARACTER_REFERENCE = /&#(x[0-9a-f]+|[0-9]+);?/gi;
 
 /** The bytes of a `data:` URI's payload (base64 or percent-encoded); throws on bad base64. */
@@ -46,8 +48,13 @@ function utf32(bytes: Uint8Array, littleEndian: boolean): string {
 /** `text` with numeric character references (`&#106;`, `&#x6a;`) resolved. */
 function resolveReferences(text: string): string {
   return text.replace(CHARACTER_REFERENCE, (whole, code: string) => {
-    const value = code[0].toLowerCase() === 'x' ? parseInt(code.slice(1), 16) : parseInt(code, 10);
-    return Number.isFinite(value) && value <= 0x10ffff ? String.fromCodePoint(value) : whole;
+    const value =
+      code[0].toLowerCase() === 'x'
+        ? parseInt(code.slice(1), 16)
+        : parseInt(code, 10);
+    return Number.isFinite(value) && value <= 0x10ffff
+      ? String.fromCodePoint(value)
+      : whole;
   });
 }
 
@@ -115,5 +122,9 @@ export function svgRefusal(src: string): SvgRefusal | null {
   } catch {
     return 'encoding';
   }
-  return texts.some(text => ACTIVE.test(text) || ACTIVE.test(resolveReferences(text))) ? 'script' : null;
+  return texts.some(
+    text => ACTIVE.test(text) || ACTIVE.test(resolveReferences(text))
+  )
+    ? 'script'
+    : null;
 }

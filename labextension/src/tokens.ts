@@ -10,7 +10,12 @@ import { Kernel } from '@jupyterlab/services';
 import { Token } from '@lumino/coreutils';
 import { ISignal } from '@lumino/signaling';
 
-import { FrontendMessage, IPageInfo, ISnapshot, KernelMessage } from './messages';
+import {
+  FrontendMessage,
+  IPageInfo,
+  ISnapshot,
+  KernelMessage
+} from './messages';
 
 /** Comm target the kernel opens (then closes) to say "mcp_jupyter is imported here". */
 export const ANNOUNCE_TARGET = 'mcp_jupyter.announce';
@@ -43,7 +48,9 @@ export interface IMcpChannels {
    * The channel of `kernel`, created (and tried) on first request; null for a disposed kernel.
    * A channel exists before the kernel has mcp_jupyter: it opens when the kernel announces itself.
    */
-  channelFor(kernel: Kernel.IKernelConnection | null | undefined): IMcpChannel | null;
+  channelFor(
+    kernel: Kernel.IKernelConnection | null | undefined
+  ): IMcpChannel | null;
   /** Emitted when a channel opens or closes (its kernel imported mcp_jupyter, restarted, ...). */
   readonly channelStateChanged: ISignal<IMcpChannels, IMcpChannel>;
 }

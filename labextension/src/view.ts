@@ -4,7 +4,15 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 
 import { ENGLISH } from './i18n';
-import { IConnectionInfo, IIconInfo, IInboxItem, ISamplingPayload, ISnapshot, ITaskInfo, IToolInfo } from './messages';
+import {
+  IConnectionInfo,
+  IIconInfo,
+  IInboxItem,
+  ISamplingPayload,
+  ISnapshot,
+  ITaskInfo,
+  IToolInfo
+} from './messages';
 import { svgRefusal } from './svg';
 
 /** What to draw for an icon: an `<img>` source, or the note of one that was not loaded. */
@@ -114,7 +122,10 @@ export interface IConnectionView {
 }
 
 /** A section's title ("Tools", ...). */
-export function sectionLabel(kind: SectionKind, trans: TranslationBundle = ENGLISH): string {
+export function sectionLabel(
+  kind: SectionKind,
+  trans: TranslationBundle = ENGLISH
+): string {
   switch (kind) {
     case 'tools':
       return trans.__('Tools');
@@ -129,16 +140,27 @@ export function sectionLabel(kind: SectionKind, trans: TranslationBundle = ENGLI
 
 /** Longest text the lists show per field: a server may send megabytes, and laying out a long unbroken
  * string freezes the page. The cell's explorer and forms show everything. */
-export const LIMITS = { label: 200, detail: 300, description: 600, message: 20_000 };
+export const LIMITS = {
+  label: 200,
+  detail: 300,
+  description: 600,
+  message: 20_000
+};
 
 /** `text` cut to `max` characters, saying how much was left out. */
 export function clip(text: string | null | undefined, max: number): string {
   const value = String(text ?? '');
-  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length - max} more characters)`;
+  return value.length <= max
+    ? value
+    : `${value.slice(0, max)}… (${value.length - max} more characters)`;
 }
 
 /** "1 tool", "3 tools". */
-export function plural(count: number, kind: SectionKind, trans: TranslationBundle = ENGLISH): string {
+export function plural(
+  count: number,
+  kind: SectionKind,
+  trans: TranslationBundle = ENGLISH
+): string {
   switch (kind) {
     case 'tools':
       return trans._n('%1 tool', '%1 tools', count);
@@ -157,7 +179,10 @@ export function isAppOnly(tool: IToolInfo): boolean {
 }
 
 /** Whether every word of `filter` occurs (case-insensitively) in one of `texts`. */
-export function matches(filter: string, ...texts: (string | null | undefined)[]): boolean {
+export function matches(
+  filter: string,
+  ...texts: (string | null | undefined)[]
+): boolean {
   const haystack = texts.filter(Boolean).join('\n').toLowerCase();
   return filter
     .toLowerCase()
@@ -166,7 +191,10 @@ export function matches(filter: string, ...texts: (string | null | undefined)[])
     .every(word => haystack.includes(word));
 }
 
-function sections(c: IConnectionInfo, trans: TranslationBundle): Record<SectionKind, IItemView[]> {
+function sections(
+  c: IConnectionInfo,
+  trans: TranslationBundle
+): Record<SectionKind, IItemView[]> {
   const all = rawSections(c, serverUrl(c), trans);
   for (const items of Object.values(all)) {
     for (const item of items) {
@@ -217,7 +245,10 @@ function rawSections(
     prompts: (c.prompts ?? []).map(p => ({
       key: p.name,
       label: p.title || p.name,
-      detail: [p.title && p.title !== p.name ? p.name : '', argumentList(p.arguments)]
+      detail: [
+        p.title && p.title !== p.name ? p.name : '',
+        argumentList(p.arguments)
+      ]
         .filter(Boolean)
         .join(' '),
       description: p.description ?? '',
@@ -228,11 +259,15 @@ function rawSections(
   };
 }
 
-function argumentList(args: { name: string; required?: boolean | null }[] | null | undefined): string {
+function argumentList(
+  args: { name: string; required?: boolean | null }[] | null | undefined
+): string {
   if (!args || !args.length) {
     return '';
   }
-  return '(' + args.map(a => (a.required ? a.name : `${a.name}?`)).join(', ') + ')';
+  return (
+    '(' + args.map(a => (a.required ? a.name : `${a.name}?`)).join(', ') + ')'
+  );
 }
 
 /** The view of one connection, its lists narrowed to `filter`. */
@@ -248,7 +283,11 @@ export function connectionView(
     kind,
     label: sectionLabel(kind, trans),
     total: c.counts?.[kind] ?? all[kind].length,
-    items: own ? all[kind] : all[kind].filter(i => matches(filter, i.key, i.label, i.detail, i.description))
+    items: own
+      ? all[kind]
+      : all[kind].filter(i =>
+          matches(filter, i.key, i.label, i.detail, i.description)
+        )
   }));
   return {
     name: c.name,
@@ -275,7 +314,9 @@ export function connectionsView(
   filter = '',
   trans: TranslationBundle = ENGLISH
 ): IConnectionView[] {
-  return (snapshot?.connections ?? []).map(c => connectionView(c, filter, trans)).filter(v => v.matches);
+  return (snapshot?.connections ?? [])
+    .map(c => connectionView(c, filter, trans))
+    .filter(v => v.matches);
 }
 
 /** How many consent requests wait (the badge number). */
@@ -307,14 +348,26 @@ function blockText(block: unknown): string {
 }
 
 /** The messages of a sampling request, for reading before approving. */
-export function samplingMessages(payload: ISamplingPayload | null | undefined): IMessageView[] {
-  const messages: unknown[] = Array.isArray(payload?.messages) ? payload.messages : [];
+export function samplingMessages(
+  payload: ISamplingPayload | null | undefined
+): IMessageView[] {
+  const messages: unknown[] = Array.isArray(payload?.messages)
+    ? payload.messages
+    : [];
   // the kernel sends flat views ({role, type, text}); raw MCP messages ({role, content}) work too
   return messages.map(m => {
-    const message = m && typeof m === 'object' ? (m as { role?: unknown; content?: unknown }) : null;
+    const message =
+      m && typeof m === 'object'
+        ? (m as { role?: unknown; content?: unknown })
+        : null;
     return {
       role: String(message?.role ?? 'user'),
-      text: clip(message && 'content' in message ? blockText(message.content) : blockText(m), LIMITS.message)
+      text: clip(
+        message && 'content' in message
+          ? blockText(message.content)
+          : blockText(m),
+        LIMITS.message
+      )
     };
   });
 }
@@ -326,7 +379,9 @@ export interface IToolLine {
 }
 
 /** The tools a sampling request offers the model (name, description), at most 50. */
-export function samplingTools(payload: ISamplingPayload | null | undefined): IToolLine[] {
+export function samplingTools(
+  payload: ISamplingPayload | null | undefined
+): IToolLine[] {
   const tools = Array.isArray(payload?.tools) ? payload.tools : [];
   return tools.slice(0, 50).map(t => ({
     name: clip(String(t?.name ?? ''), LIMITS.label),
@@ -335,8 +390,12 @@ export function samplingTools(payload: ISamplingPayload | null | undefined): ITo
 }
 
 /** The tool calls of a sampling draft: the tool and its arguments as JSON. */
-export function draftToolCalls(payload: ISamplingPayload | null | undefined): IToolLine[] {
-  const calls = Array.isArray(payload?.draft?.tool_calls) ? payload.draft.tool_calls : [];
+export function draftToolCalls(
+  payload: ISamplingPayload | null | undefined
+): IToolLine[] {
+  const calls = Array.isArray(payload?.draft?.tool_calls)
+    ? payload.draft.tool_calls
+    : [];
   return calls.slice(0, 50).map(c => {
     let args: string;
     try {
@@ -344,12 +403,18 @@ export function draftToolCalls(payload: ISamplingPayload | null | undefined): IT
     } catch {
       args = String(c?.input);
     }
-    return { name: clip(String(c?.name ?? ''), LIMITS.label), detail: clip(args, LIMITS.description) };
+    return {
+      name: clip(String(c?.name ?? ''), LIMITS.label),
+      detail: clip(args, LIMITS.description)
+    };
   });
 }
 
 /** A one-line label of an inbox item's kind. */
-export function inboxLabel(item: IInboxItem, trans: TranslationBundle = ENGLISH): string {
+export function inboxLabel(
+  item: IInboxItem,
+  trans: TranslationBundle = ENGLISH
+): string {
   const name = clip(item.connection, LIMITS.label);
   switch (item.kind) {
     case 'sampling':
@@ -392,7 +457,10 @@ export function taskActive(status: string): boolean {
 }
 
 /** A task status in words ("needs input" for input_required). */
-export function taskStatusLabel(status: string, trans: TranslationBundle = ENGLISH): string {
+export function taskStatusLabel(
+  status: string,
+  trans: TranslationBundle = ENGLISH
+): string {
   switch (status) {
     case 'working':
       return trans.__('working');
@@ -410,7 +478,10 @@ export function taskStatusLabel(status: string, trans: TranslationBundle = ENGLI
 }
 
 /** A duration in seconds as "45 s", "2 min 5 s", "3 h 12 min". */
-export function formatElapsed(seconds: number, trans: TranslationBundle = ENGLISH): string {
+export function formatElapsed(
+  seconds: number,
+  trans: TranslationBundle = ENGLISH
+): string {
   const s = Math.max(0, Math.floor(seconds));
   if (s < 60) {
     return trans.__('%1 s', s);
@@ -418,7 +489,11 @@ export function formatElapsed(seconds: number, trans: TranslationBundle = ENGLIS
   if (s < 3600) {
     return trans.__('%1 min %2 s', Math.floor(s / 60), s % 60);
   }
-  return trans.__('%1 h %2 min', Math.floor(s / 3600), Math.floor((s % 3600) / 60));
+  return trans.__(
+    '%1 h %2 min',
+    Math.floor(s / 3600),
+    Math.floor((s % 3600) / 60)
+  );
 }
 
 /** Seconds a task has run: until `now` (ms) while active, until its last change once ended; null
@@ -434,7 +509,11 @@ export function elapsedSeconds(task: ITaskInfo, now: number): number | null {
 }
 
 /** The rows of a Tasks section at time `now` (ms since the epoch). */
-export function taskViews(tasks: ITaskInfo[], now: number, trans: TranslationBundle = ENGLISH): ITaskView[] {
+export function taskViews(
+  tasks: ITaskInfo[],
+  now: number,
+  trans: TranslationBundle = ENGLISH
+): ITaskView[] {
   return tasks.map(task => {
     const seconds = elapsedSeconds(task, now);
     const active = taskActive(task.status) && !task.gone;
@@ -447,7 +526,8 @@ export function taskViews(tasks: ITaskInfo[], now: number, trans: TranslationBun
       message: clip(task.message, LIMITS.description),
       elapsed: seconds === null ? '' : formatElapsed(seconds, trans),
       active,
-      hasResult: !task.gone && (task.status === 'completed' || task.status === 'failed'),
+      hasResult:
+        !task.gone && (task.status === 'completed' || task.status === 'failed'),
       gone: task.gone
     };
   });

@@ -1,38 +1,9 @@
-import { Signal } from '@lumino/signaling';
 import { describe, expect, it } from 'vitest';
 
 import { McpChannel } from '../src/channel';
 import { KernelMessage } from '../src/messages';
 import { IMcpChannel } from '../src/tokens';
-
-/** The few members of a kernel connection and its comm that the channel uses (no server in unit tests). */
-function kernelStub() {
-  const comm = {
-    isDisposed: false,
-    commsOverSubshells: 'disabled',
-    opened: [] as unknown[],
-    onMsg: (_msg: unknown) => undefined as unknown,
-    onClose: () => undefined as unknown,
-    open(data: unknown) {
-      this.opened.push(data);
-    },
-    send: () => undefined,
-    dispose() {
-      this.isDisposed = true;
-    }
-  };
-  const kernel = {
-    isDisposed: false,
-    supportsSubshells: false,
-    info: Promise.resolve({}),
-    statusChanged: new Signal<unknown, string>({}),
-    registerCommTarget: () => undefined,
-    createComm: () => comm
-  };
-  return { kernel, comm, deliver: (data: unknown) => comm.onMsg({ content: { data } }) };
-}
-
-const page = async () => ({ origin: 'http://x', base_url: '/', theme: 'light' as const, server_extension: true });
+import { kernelStub, page } from './kernel';
 
 describe('McpChannel', () => {
   it('says it is open before it passes on its first message, so listeners added then get it', async () => {
@@ -41,23 +12,41 @@ describe('McpChannel', () => {
     const channel = new McpChannel(kernel as never, page, (c: McpChannel) => {
       // what the sign-in plugin does when a channel opens
       if (c.isOpen) {
-        c.messageReceived.connect((_: IMcpChannel, msg: KernelMessage) => void received.push(msg));
+        c.messageReceived.connect(
+          (_: IMcpChannel, msg: KernelMessage) => void received.push(msg)
+        );
       }
     });
     await new Promise(resolve => setTimeout(resolve, 0));
-    expect(comm.opened).toEqual([{ type: 'hello', protocol: 1, page: await page() }]);
+    expect(comm.opened).toEqual([
+      { type: 'hello', protocol: 1, page: await page() }
+    ]);
     // a sign-in that began before the hello is the first message, ahead of the snapshot
-    deliver({ type: 'auth.signin', id: 's', server: 'secure', host: 'h', url: 'https://h/a', blocked: true });
+    deliver({
+      type: 'auth.signin',
+      id: 's',
+      server: 'secure',
+      host: 'h',
+      url: 'https://h/a',
+      blocked: true
+    });
     deliver({ type: 'snapshot', connections: [], configured: [], inbox: [] });
     expect(received.map(m => m.type)).toEqual(['auth.signin', 'snapshot']);
-    expect(channel.snapshot).toEqual({ connections: [], configured: [], inbox: [], magics: undefined });
+    expect(channel.snapshot).toEqual({
+      connections: [],
+      configured: [],
+      inbox: [],
+      magics: undefined
+    });
   });
 
   it('passes on only the messages it knows, parsed', async () => {
     const { kernel, deliver } = kernelStub();
     const received: KernelMessage[] = [];
     const channel = new McpChannel(kernel as never, page, () => undefined);
-    channel.messageReceived.connect((_: IMcpChannel, msg: KernelMessage) => void received.push(msg));
+    channel.messageReceived.connect(
+      (_: IMcpChannel, msg: KernelMessage) => void received.push(msg)
+    );
     await new Promise(resolve => setTimeout(resolve, 0));
     deliver({ type: 'app.event', whatever: 1 });
     deliver('not an object');

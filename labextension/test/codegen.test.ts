@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { callCode, connectCode, exploreCode, promptCode, pyString, readCode } from '../src/codegen';
+import {
+  callCode,
+  connectCode,
+  exploreCode,
+  promptCode,
+  pyString,
+  readCode
+} from '../src/codegen';
 
 describe('pyString', () => {
   it('is a Python literal that evaluates back to the same text', () => {
@@ -14,17 +21,27 @@ describe('actions write %mcp lines for plain names', () => {
   it('call, prompt, explore, connect', () => {
     expect(callCode('demo', 'add')).toBe('%mcp form demo add');
     expect(exploreCode('demo')).toBe('%mcp explore demo');
-    expect(promptCode('demo', 'simple-prompt', [])).toBe('%mcp prompt demo simple-prompt');
-    expect(connectCode('time', '/home/me/.cursor/mcp.json')).toBe('%mcp connect --config /home/me/.cursor/mcp.json time');
+    expect(promptCode('demo', 'simple-prompt', [])).toBe(
+      '%mcp prompt demo simple-prompt'
+    );
+    expect(connectCode('time', '/home/me/.cursor/mcp.json')).toBe(
+      '%mcp connect --config /home/me/.cursor/mcp.json time'
+    );
   });
 
   it('loads the magics first when the kernel says %mcp is not registered', () => {
-    expect(callCode('demo', 'add', { magics: false })).toBe('%load_ext mcp_jupyter\n%mcp form demo add');
-    expect(callCode('demo', 'add', { magics: true })).toBe('%mcp form demo add');
+    expect(callCode('demo', 'add', { magics: false })).toBe(
+      '%load_ext mcp_jupyter\n%mcp form demo add'
+    );
+    expect(callCode('demo', 'add', { magics: true })).toBe(
+      '%mcp form demo add'
+    );
   });
 
   it('a prompt with required arguments gets its form', () => {
-    expect(promptCode('demo', 'greeting', [{ name: 'name', required: true }])).toBe(
+    expect(
+      promptCode('demo', 'greeting', [{ name: 'name', required: true }])
+    ).toBe(
       'import mcp_jupyter as mj\nmj.get_connection("demo").prompts["greeting"].form()'
     );
   });
@@ -35,7 +52,7 @@ describe('hostile names and URIs are written as Python string literals', () => {
     'my server', // a space would split the magic's words
     'x$HOME', // the magic expands $var
     'a{__import__("os").system("id")}', // ...and {expr}
-    "quote'and\"double",
+    'quote\'and"double',
     'line\nbreak',
     '-h' // would be read as an option
   ];
@@ -50,11 +67,15 @@ describe('hostile names and URIs are written as Python string literals', () => {
       expect(code.split('\n')).toHaveLength(2);
     });
     it(`explore/connect/prompt ${JSON.stringify(name)}`, () => {
-      expect(exploreCode(name)).toContain(`mj.get_connection(${JSON.stringify(name)}).explore()`);
+      expect(exploreCode(name)).toContain(
+        `mj.get_connection(${JSON.stringify(name)}).explore()`
+      );
       expect(connectCode(name, '/tmp/mcp.json')).toBe(
         `import mcp_jupyter as mj\nmj.connect_config("/tmp/mcp.json", names=[${JSON.stringify(name)}])`
       );
-      expect(promptCode('demo', name)).toContain(`.prompts[${JSON.stringify(name)}].form()`);
+      expect(promptCode('demo', name)).toContain(
+        `.prompts[${JSON.stringify(name)}].form()`
+      );
     });
   }
 

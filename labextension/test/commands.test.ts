@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { addCommands, CommandIDs, CommandRegistryLike, ICommandHost, PaletteLike, PALETTE_CATEGORY } from '../src/commands';
+import {
+  addCommands,
+  CommandIDs,
+  CommandRegistryLike,
+  ICommandHost,
+  PaletteLike,
+  PALETTE_CATEGORY
+} from '../src/commands';
 import { ENGLISH } from '../src/i18n';
 import { FrontendMessage, IConfiguredServer, ISnapshot } from '../src/messages';
 import { IMcpChannel } from '../src/tokens';
@@ -11,7 +18,10 @@ type Options = Parameters<CommandRegistryLike['addCommand']>[1];
 class Registry implements CommandRegistryLike {
   readonly commands = new Map<string, Options>();
 
-  addCommand(id: string, options: Options): ReturnType<CommandRegistryLike['addCommand']> {
+  addCommand(
+    id: string,
+    options: Options
+  ): ReturnType<CommandRegistryLike['addCommand']> {
     if (this.commands.has(id)) {
       throw new Error(`Command '${id}' already registered.`);
     }
@@ -35,17 +45,36 @@ class Registry implements CommandRegistryLike {
 }
 
 const SERVERS: IConfiguredServer[] = [
-  { name: 'files', source: '/home/a/mcp.json', transport: 'stdio', target: 'npx files' },
-  { name: 'weird name', source: '/home/a/other.json', transport: 'http', target: 'https://x' }
+  {
+    name: 'files',
+    source: '/home/a/mcp.json',
+    transport: 'stdio',
+    target: 'npx files'
+  },
+  {
+    name: 'weird name',
+    source: '/home/a/other.json',
+    transport: 'http',
+    target: 'https://x'
+  }
 ];
 
-function setup(open = true, configured = SERVERS, pick: IConfiguredServer | null = null) {
+function setup(
+  open = true,
+  configured = SERVERS,
+  pick: IConfiguredServer | null = null
+) {
   const sent: FrontendMessage[] = [];
   const written: string[] = [];
   const warnings: string[] = [];
   const asked: IConfiguredServer[][] = [];
   let opened = 0;
-  const snapshot: ISnapshot = { connections: [], configured, inbox: [], magics: true };
+  const snapshot: ISnapshot = {
+    connections: [],
+    configured,
+    inbox: [],
+    magics: true
+  };
   const channel = {
     isOpen: open,
     snapshot: open ? snapshot : null,
@@ -61,22 +90,44 @@ function setup(open = true, configured = SERVERS, pick: IConfiguredServer | null
   const registry = new Registry();
   const palette: { command: string; category: string }[] = [];
   const paletteLike: PaletteLike = {
-    addItem: item => (palette.push({ command: item.command, category: item.category }), { isDisposed: false, dispose: () => undefined })
+    addItem: item => (
+      palette.push({ command: item.command, category: item.category }),
+      { isDisposed: false, dispose: () => undefined }
+    )
   };
   addCommands(registry, host, ENGLISH, paletteLike);
-  return { registry, palette, sent, written, warnings, asked, opened: () => opened };
+  return {
+    registry,
+    palette,
+    sent,
+    written,
+    warnings,
+    asked,
+    opened: () => opened
+  };
 }
 
 describe('addCommands', () => {
   it('registers the three commands, each in the palette under MCP', () => {
     const { registry, palette } = setup();
     expect([...registry.commands.keys()]).toEqual([
-      'mcp-jupyter:open-sidebar', 'mcp-jupyter:refresh', 'mcp-jupyter:connect-server'
+      'mcp-jupyter:open-sidebar',
+      'mcp-jupyter:refresh',
+      'mcp-jupyter:connect-server'
     ]);
-    expect(palette).toEqual([...registry.commands.keys()].map(command => ({ command, category: PALETTE_CATEGORY })));
+    expect(palette).toEqual(
+      [...registry.commands.keys()].map(command => ({
+        command,
+        category: PALETTE_CATEGORY
+      }))
+    );
     expect(registry.label(CommandIDs.openSidebar)).toBe('Open sidebar');
-    expect(registry.label(CommandIDs.connectServer)).toBe('Connect a configured server…');
-    expect(registry.label(CommandIDs.connectServer, { name: 'files' })).toBe('Connect files');
+    expect(registry.label(CommandIDs.connectServer)).toBe(
+      'Connect a configured server…'
+    );
+    expect(registry.label(CommandIDs.connectServer, { name: 'files' })).toBe(
+      'Connect files'
+    );
   });
 
   it('opens the sidebar and refreshes over the channel', () => {
@@ -109,7 +160,9 @@ describe('addCommands', () => {
     const chosen = setup(true, SERVERS, SERVERS[0]);
     await chosen.registry.execute(CommandIDs.connectServer);
     expect(chosen.asked).toEqual([SERVERS]);
-    expect(chosen.written).toEqual(['%mcp connect --config /home/a/mcp.json files']);
+    expect(chosen.written).toEqual([
+      '%mcp connect --config /home/a/mcp.json files'
+    ]);
     const cancelled = setup(true, SERVERS, null);
     await cancelled.registry.execute(CommandIDs.connectServer, {});
     expect(cancelled.written).toEqual([]);

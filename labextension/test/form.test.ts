@@ -1,17 +1,39 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkField, collect, formModel, initialValues, titleBeside } from '../src/form';
+import {
+  checkField,
+  collect,
+  formModel,
+  initialValues,
+  titleBeside
+} from '../src/form';
 
 // the demo server's ask_user schema, plus the other field kinds MCP allows
 const schema = {
   type: 'object',
   properties: {
-    name: { type: 'string', title: 'Name', description: 'Your name', minLength: 2 },
-    color: { type: 'string', enum: ['red', 'green', 'blue'], enumNames: ['Red', 'Green', 'Blue'] },
+    name: {
+      type: 'string',
+      title: 'Name',
+      description: 'Your name',
+      minLength: 2
+    },
+    color: {
+      type: 'string',
+      enum: ['red', 'green', 'blue'],
+      enumNames: ['Red', 'Green', 'Blue']
+    },
     newsletter: { type: 'boolean', default: false },
     age: { type: 'integer', minimum: 0, maximum: 150 },
     ratio: { type: 'number' },
-    size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }], default: 'l' },
+    size: {
+      type: 'string',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'l', title: 'Large' }
+      ],
+      default: 'l'
+    },
     tags: { type: 'array', items: { enum: ['a', 'b', 'c'] } },
     email: { type: 'string', format: 'email' }
   },
@@ -34,7 +56,11 @@ describe('formModel', () => {
     expect(fields[0].label).toBe('name'); // the name as the server wrote it; its title only restates it
     expect(fields[0].title).toBe('');
     expect(fields[0].description).toBe('Your name');
-    expect(fields[1].options.map(o => o.label)).toEqual(['Red', 'Green', 'Blue']);
+    expect(fields[1].options.map(o => o.label)).toEqual([
+      'Red',
+      'Green',
+      'Blue'
+    ]);
     expect(fields[5].options).toEqual([
       { value: 's', label: 'Small' },
       { value: 'l', label: 'Large' }
@@ -44,28 +70,63 @@ describe('formModel', () => {
 
   it('starts from the defaults', () => {
     expect(initialValues(fields)).toEqual({
-      name: '', color: '', newsletter: false, age: '', ratio: '', size: '1', tags: [], email: ''
+      name: '',
+      color: '',
+      newsletter: false,
+      age: '',
+      ratio: '',
+      size: '1',
+      tags: [],
+      email: ''
     });
   });
 
   it('collects typed values', () => {
-    const raw = { ...initialValues(fields), name: 'Grace Hopper', color: '1', newsletter: true, age: '85',
-      ratio: '0.5', tags: [0, 2] };
+    const raw = {
+      ...initialValues(fields),
+      name: 'Grace Hopper',
+      color: '1',
+      newsletter: true,
+      age: '85',
+      ratio: '0.5',
+      tags: [0, 2]
+    };
     expect(collect(fields, raw)).toEqual({
-      content: { name: 'Grace Hopper', color: 'green', newsletter: true, age: 85, ratio: 0.5, size: 'l', tags: ['a', 'c'] },
+      content: {
+        name: 'Grace Hopper',
+        color: 'green',
+        newsletter: true,
+        age: 85,
+        ratio: 0.5,
+        size: 'l',
+        tags: ['a', 'c']
+      },
       errors: {}
     });
   });
 
   it('reports what is wrong, per field', () => {
-    const raw = { ...initialValues(fields), name: 'G', age: '1.5', ratio: 'abc' };
+    const raw = {
+      ...initialValues(fields),
+      name: 'G',
+      age: '1.5',
+      ratio: 'abc'
+    };
     expect(collect(fields, raw).errors).toEqual({
       name: 'at least 2 characters',
       color: 'required',
       age: 'not a whole number',
       ratio: 'not a number'
     });
-    expect(collect(fields, { ...raw, name: 'Gr', color: '0', age: '200', ratio: '1' }).errors).toEqual({
+    expect(
+      collect(fields, {
+        ...raw,
+        name: 'Gr',
+        color: '0',
+        age: '200',
+        ratio: '1'
+      }).errors
+    ).toEqual({
       age: 'at most 150'
     });
   });
@@ -74,8 +135,21 @@ describe('formModel', () => {
     expect(formModel(null)).toEqual([]);
     const odd = formModel({ properties: { blob: { type: 'object' } } });
     expect(odd[0].kind).toBe('json');
-    expect(collect(odd, { blob: '{"a": 1}' }).content).toEqual({ blob: { a: 1 } });
-    expect(collect(odd, { blob: 'plain words' }).content).toEqual({ blob: 'plain words' });
+    expect(collect(odd, { blob: '{"a": 1}' }).content).toEqual({
+      blob: { a: 1 }
+    });
+    expect(collect(odd, { blob: 'plain words' }).content).toEqual({
+      blob: 'plain words'
+    });
+  });
+
+  it('survives a hostile schema: null properties, strings among the choices', () => {
+    expect(formModel({ properties: null })).toEqual([]);
+    const [pick] = formModel({
+      properties: { pick: { oneOf: ['a', { const: 'b' }], type: 'string' } }
+    });
+    expect(pick.kind).toBe('string'); // not a list of {const, title}: typed in
+    expect(pick.options).toEqual([]);
   });
 });
 

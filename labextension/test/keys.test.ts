@@ -13,7 +13,21 @@ const key = (name: string, mods: Partial<IKeyLike> = {}): IKeyLike => ({
 
 describe('isTypingKey', () => {
   it('keeps the keys a dropdown, button or checkbox uses', () => {
-    for (const name of ['a', 'b', 'd', 'x', 'm', 'z', '1', ' ', 'ArrowDown', 'ArrowUp', 'Home', 'End', 'Enter']) {
+    for (const name of [
+      'a',
+      'b',
+      'd',
+      'x',
+      'm',
+      'z',
+      '1',
+      ' ',
+      'ArrowDown',
+      'ArrowUp',
+      'Home',
+      'End',
+      'Enter'
+    ]) {
       expect(isTypingKey(key(name)), name).toBe(true);
     }
     expect(isTypingKey(key('M', { shiftKey: true }))).toBe(true); // Shift+M merges cells in command mode

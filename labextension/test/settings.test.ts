@@ -5,15 +5,31 @@ import { cellPlan, DEFAULT_SETTINGS, readSettings } from '../src/settings';
 describe('readSettings', () => {
   it('takes the schema defaults for missing or wrong values', () => {
     expect(readSettings(null)).toEqual(DEFAULT_SETTINGS);
-    expect(readSettings({ cellPosition: 'top', runCells: 'no', inboxNotifications: 0 })).toEqual(DEFAULT_SETTINGS);
-    expect(readSettings({ cellPosition: 'end', runCells: false, inboxNotifications: false })).toEqual({
-      cellPosition: 'end', runCells: false, inboxNotifications: false
+    expect(
+      readSettings({
+        cellPosition: 'top',
+        runCells: 'no',
+        inboxNotifications: 0
+      })
+    ).toEqual(DEFAULT_SETTINGS);
+    expect(
+      readSettings({
+        cellPosition: 'end',
+        runCells: false,
+        inboxNotifications: false
+      })
+    ).toEqual({
+      cellPosition: 'end',
+      runCells: false,
+      inboxNotifications: false
     });
   });
 
   it('matches the schema the Settings Editor shows', async () => {
     const { default: schema } = await import('../schema/sidebar.json');
-    const defaults = Object.fromEntries(Object.entries(schema.properties).map(([key, p]) => [key, p.default]));
+    const defaults = Object.fromEntries(
+      Object.entries(schema.properties).map(([key, p]) => [key, p.default])
+    );
     expect(defaults).toEqual(DEFAULT_SETTINGS);
     expect(schema.properties.cellPosition.enum).toEqual(['below', 'end']);
   });
@@ -36,6 +52,21 @@ describe('cellPlan', () => {
 
   it('only inserts when the run setting is off', () => {
     expect(cellPlan(insertOnly, 1, 5)).toEqual({ index: 2, run: false });
+  });
+
+  it('only inserts a cell that asks not to run (it needs a secret), whatever the setting', () => {
+    expect(cellPlan(below, 1, 5, { run: false })).toEqual({
+      index: 2,
+      run: false
+    });
+    expect(cellPlan(insertOnly, 1, 5, { run: true })).toEqual({
+      index: 2,
+      run: false
+    });
+    expect(cellPlan(below, 1, 5, { run: true })).toEqual({
+      index: 2,
+      run: true
+    });
   });
 
   it('goes at the end without an active cell, and first in an empty notebook', () => {

@@ -19,7 +19,7 @@ from ._config import load_config, parse_config, select
 from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
 from ._connections import register
 from ._options import ConnectionOptions
-from ._twins import blocking, on_runtime
+from ._runtime_methods import blocking, on_runtime
 
 __all__ = ["connect", "aconnect", "connect_config"]
 

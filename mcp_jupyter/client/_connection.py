@@ -4,7 +4,7 @@
 prompts, utilities; :mod:`mcp_jupyter.client._mixins`) over a loop-side
 :class:`~mcp_jupyter.client._session.Session` that owns the SDK client on the runtime thread.
 Every request method exists as ``aname`` (awaitable from any event loop) and ``name`` (blocking),
-the second derived from the first (:mod:`mcp_jupyter.client._twins`).
+the second derived from the first (:mod:`mcp_jupyter.client._runtime_methods`).
 
 :class:`ConnectionSpec` (``conn.spec``) describes how a connection was made, picklable and without
 secret values; ``spec.connect()`` opens a new one. The two live in one module because each makes
@@ -37,10 +37,10 @@ from ._options import (
 )
 from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
 from ._results import LogEntry
+from ._runtime_methods import blocking, on_runtime
 from ._session import Session
 from ._stdio import DEFAULT_MAX_LINE_BYTES
 from ._transports import _strip_userinfo
-from ._twins import blocking, on_runtime
 from .auth import OAuth
 
 __all__ = [

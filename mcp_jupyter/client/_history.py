@@ -1,7 +1,8 @@
 """Protocol history: every JSON-RPC message a connection sends or receives.
 
-The SDK's ``message_handler`` sees only incoming notifications, so traffic is recorded by
-wrapping the transport's two streams (:class:`RecordingTransport`).
+The SDK's ``message_handler`` sees only incoming notifications, so traffic is recorded by a layer
+on the transport's two streams (:class:`Recording`, the first of a connection's transport layers:
+``_transport_layers.py``).
 
 History is bounded by messages *and* bytes (:class:`History`): a message whose JSON is larger than
 ``max_message_bytes`` is kept as a summary (method, id, direction, size and the first
@@ -21,13 +22,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio
-
 from .._wording import counted
+from ._transport_layers import Layer, LayeredTransport
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -35,9 +34,8 @@ __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
     "History",
     "HistoryEntry",
+    "Recording",
     "RecordingTransport",
-    "StreamProxy",
-    "WrappedTransport",
 ]
 
 #: Messages kept per connection (the oldest are dropped first).
@@ -351,111 +349,33 @@ def fields_of(message: Any) -> dict[str, Any]:
     return fields if isinstance(fields, dict) else {}
 
 
-class StreamProxy:
-    """A proxy of one of a transport's streams: everything goes to ``inner`` except what a subclass
-    overrides (``receive`` for a read stream, ``send`` for a write stream)."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-
-    async def receive(self) -> Any:
-        """The next item of the stream."""
-        return await self._inner.receive()
-
-    async def send(self, item: Any) -> None:
-        """Send ``item`` down the stream."""
-        await self._inner.send(item)
-
-    def __aiter__(self) -> StreamProxy:
-        return self
-
-    async def __anext__(self) -> Any:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        """Close the stream."""
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> StreamProxy:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
-
-    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context`` of context-aware streams
-        return getattr(self._inner, name)
-
-
-class _RecordingReadStream(StreamProxy):
-    """Proxy of the transport's read stream that records what the client receives."""
-
-    def __init__(self, inner: Any, history: History, on_eof: Any) -> None:
-        super().__init__(inner)
-        self._history = history
-        self._on_eof = on_eof
-
-    async def receive(self) -> Any:
-        try:
-            item = await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            self._on_eof()
-            raise
-        self._history.record("recv", item)
-        return item
-
-
-class _RecordingWriteStream(StreamProxy):
-    """Proxy of the transport's write stream that records what the client sends."""
-
-    def __init__(self, inner: Any, history: History) -> None:
-        super().__init__(inner)
-        self._history = history
-
-    async def send(self, item: Any) -> None:
-        self._history.record("send", item)
-        await self._inner.send(item)
-
-
-class WrappedTransport:
-    """A transport (an async context manager yielding a read and a write stream) wrapped by another:
-    a subclass's ``_wrap`` enters ``self._inner`` and yields the streams it puts in their place."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-        self._cm: Any = None
-
-    def _wrap(self) -> Any:
-        """An async context manager yielding the wrapped ``(read_stream, write_stream)``."""
-        raise NotImplementedError
-
-    async def __aenter__(self) -> tuple[Any, Any]:
-        self._cm = self._wrap()
-        return await self._cm.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._cm.__aexit__(*exc)
-
-
-class RecordingTransport(WrappedTransport):
-    """Wrap an SDK transport (an async context manager yielding two streams) to record traffic.
+class Recording(Layer):
+    """The transport layer that records each message into ``history`` (the first layer from the
+    transport up, so it keeps what went over the wire).
 
     ``on_eof`` is called when the server side of the stream ends (the process died or the
     connection closed), which is how a connection learns it is dead without a request failing.
     """
 
-    def __init__(self, inner: Any, history: History, on_eof: Any = lambda: None) -> None:
-        super().__init__(inner)
-        self._history = history
+    def __init__(self, history: History, on_eof: Callable[[], None] = lambda: None) -> None:
+        self._record = history.record
         self._on_eof = on_eof
 
-    @asynccontextmanager
-    async def _wrap(self):
-        async with self._inner as (read_stream, write_stream):
-            yield (
-                _RecordingReadStream(read_stream, self._history, self._on_eof),
-                _RecordingWriteStream(write_stream, self._history),
-            )
+    def sent(self, item: Any) -> Any:
+        self._record("send", item)
+        return item
+
+    def received(self, item: Any) -> Any:
+        self._record("recv", item)
+        return item
+
+    def ended(self) -> None:
+        self._on_eof()
+
+
+class RecordingTransport(LayeredTransport):
+    """An SDK transport (an async context manager yielding two streams) whose traffic is recorded
+    (:class:`Recording` alone; a connection stacks it with its other layers)."""
+
+    def __init__(self, inner: Any, history: History, on_eof: Callable[[], None] = lambda: None) -> None:
+        super().__init__(inner, [Recording(history, on_eof)])

@@ -2,8 +2,8 @@
 
 The SDK validates each result against its types, so one tool whose icon has an unknown ``theme``
 (``"sepia"``) or ``sizes`` given as a string would fail ``tools/list`` as a whole: no tool of that
-server could be listed or called. Icons are decoration, so :class:`DropInvalidIcons` sits between
-the recorded transport and the SDK, checks each icon of the listings (tools, resources, resource
+server could be listed or called. Icons are decoration, so :class:`IconGuard`, a transport layer
+(``_transport_layers.py``) above the history's, checks each icon of the listings (tools, resources, resource
 templates, prompts) and of the server's own ``serverInfo`` against the SDK's ``Icon`` type, drops
 the ones it does not allow and says so in ``conn.warnings``, naming the item and the icon. Everything
 else reaches the SDK untouched, and the connection's history keeps what the server sent (it is
@@ -13,11 +13,11 @@ recorded below this layer).
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 from .._escaping import visible
-from ._history import StreamProxy, WrappedTransport, fields_of
+from ._history import fields_of
+from ._transport_layers import Layer, LayeredTransport
 
 # Request method -> (the result's list key, what an entry is called, the entry's identifying key)
 _LISTINGS = {
@@ -113,31 +113,22 @@ def clean_result(method: str, result: dict) -> tuple[dict, list[str]]:
     return {**result, key: cleaned_entries}, notes
 
 
-class _Sent(StreamProxy):
-    """The write side: notes the ids of the requests whose results carry icons."""
+class IconGuard(Layer):
+    """The transport layer: notes the ids of the requests whose results carry icons, and drops the
+    icons the schema does not allow from those results (saying so through ``warn``)."""
 
-    def __init__(self, inner: Any, waiting: dict) -> None:
-        super().__init__(inner)
-        self._waiting = waiting
+    def __init__(self, warn: Callable[[str], None]) -> None:
+        self._waiting: dict = {}
+        self._warn = warn
 
-    async def send(self, item: Any) -> None:
+    def sent(self, item: Any) -> Any:
         fields = fields_of(getattr(item, "message", None))
         method = fields.get("method")
         if method in _WATCHED and fields.get("id") is not None:
             self._waiting[fields["id"]] = method
-        await self._inner.send(item)
+        return item
 
-
-class _Received(StreamProxy):
-    """The read side: drops the icons the schema does not allow from those results."""
-
-    def __init__(self, inner: Any, waiting: dict, warn: Callable[[str], None]) -> None:
-        super().__init__(inner)
-        self._waiting = waiting
-        self._warn = warn
-
-    async def receive(self) -> Any:
-        item = await self._inner.receive()
+    def received(self, item: Any) -> Any:
         message = getattr(item, "message", None)
         fields = fields_of(message)
         msg_id = fields.get("id")
@@ -157,16 +148,9 @@ class _Received(StreamProxy):
         return SessionMessage(message=message.model_copy(update={"result": cleaned}), metadata=item.metadata)
 
 
-class DropInvalidIcons(WrappedTransport):
-    """Wrap a transport (an async context manager yielding two streams) so that an icon the MCP
-    schema does not allow is dropped, with a warning, instead of failing the result that holds it."""
+class DropInvalidIcons(LayeredTransport):
+    """A transport (an async context manager yielding two streams) with :class:`IconGuard` alone: an
+    icon the MCP schema does not allow is dropped, with a warning, instead of failing its result."""
 
     def __init__(self, inner: Any, warn: Callable[[str], None]) -> None:
-        super().__init__(inner)
-        self._warn = warn
-
-    @asynccontextmanager
-    async def _wrap(self):
-        waiting: dict = {}
-        async with self._inner as (read_stream, write_stream):
-            yield _Received(read_stream, waiting, self._warn), _Sent(write_stream, waiting)
+        super().__init__(inner, [IconGuard(warn)])

@@ -5,7 +5,7 @@ Multi-round-trip requests (2026-07-28) mark each result with ``resultType``: ``"
 client MUST assume ``"complete"`` when the field is absent, but the SDK's 2026-07-28 result types
 require it, so a server that omits it would have every such result refused as invalid.
 
-:class:`DefaultResultType` sits between the recorded transport and the SDK: it remembers the ids
+:class:`ResultTypeDefault`, a transport layer (``_transport_layers.py``) above the history's, remembers the ids
 of the requests sent at a 2026-07-28 (or later) protocol version (their ``_meta`` carries the
 version) and adds ``"resultType": "complete"`` to their results when the server left it out. Errors,
 notifications and results of handshake-era requests pass untouched, and the connection's history
@@ -14,10 +14,10 @@ keeps each message as the server sent it (it is recorded below this layer).
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
 from typing import Any
 
-from ._history import StreamProxy, WrappedTransport, fields_of
+from ._history import fields_of
+from ._transport_layers import Layer, LayeredTransport
 
 FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carry resultType
 
@@ -33,29 +33,22 @@ def _wants_result_type(message: Any, version_key: str) -> bool:
     return isinstance(version, str) and version >= FIRST_RESULT_TYPE_VERSION
 
 
-class _Sent(StreamProxy):
-    """The write side: notes the ids of requests whose results must carry ``resultType``."""
+class ResultTypeDefault(Layer):
+    """The transport layer: notes the ids of requests whose results must carry ``resultType``, and
+    completes those results that lack it."""
 
-    def __init__(self, inner: Any, waiting: set, version_key: str) -> None:
-        super().__init__(inner)
-        self._waiting = waiting
-        self._version_key = version_key
+    def __init__(self) -> None:
+        from mcp_types import PROTOCOL_VERSION_META_KEY
 
-    async def send(self, item: Any) -> None:
+        self._waiting: set = set()
+        self._version_key = PROTOCOL_VERSION_META_KEY
+
+    def sent(self, item: Any) -> Any:
         if _wants_result_type(getattr(item, "message", None), self._version_key):
             self._waiting.add(item.message.id)
-        await self._inner.send(item)
+        return item
 
-
-class _Received(StreamProxy):
-    """The read side: completes the results of those requests that lack ``resultType``."""
-
-    def __init__(self, inner: Any, waiting: set) -> None:
-        super().__init__(inner)
-        self._waiting = waiting
-
-    async def receive(self) -> Any:
-        item = await self._inner.receive()
+    def received(self, item: Any) -> Any:
         message = getattr(item, "message", None)
         fields = fields_of(message)
         msg_id = fields.get("id")
@@ -71,14 +64,9 @@ class _Received(StreamProxy):
         return SessionMessage(message=completed, metadata=item.metadata)
 
 
-class DefaultResultType(WrappedTransport):
-    """Wrap a transport (an async context manager yielding two streams) so that a 2026-07-28 result
-    without ``resultType`` reaches the SDK as ``"complete"``, as the spec says a client must read it."""
+class DefaultResultType(LayeredTransport):
+    """A transport (an async context manager yielding two streams) with :class:`ResultTypeDefault`
+    alone: a 2026-07-28 result without ``resultType`` reaches the SDK as ``"complete"``."""
 
-    @asynccontextmanager
-    async def _wrap(self):
-        from mcp_types import PROTOCOL_VERSION_META_KEY
-
-        waiting: set = set()
-        async with self._inner as (read_stream, write_stream):
-            yield _Received(read_stream, waiting), _Sent(write_stream, waiting, PROTOCOL_VERSION_META_KEY)
+    def __init__(self, inner: Any) -> None:
+        super().__init__(inner, [ResultTypeDefault()])

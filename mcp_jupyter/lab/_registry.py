@@ -7,7 +7,7 @@ the sidebar writes for Connect, and whether to run it: a server that needs secre
 as a directory) gets its cell written but not run, so the person runs it and types the secret into
 the password field the kernel shows.
 
-Messages (docs/registry.md, section "The sidebar's Find servers (kernel side)"):
+Messages (docs/registry.md, section "The sidebar's Find servers"):
 
 - frontend → kernel: ``{"type": "registry.search", "id": ID, "query": TEXT, "limit": N}`` (``limit``
   optional, default 30, at most 100);

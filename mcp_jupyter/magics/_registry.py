@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -53,13 +53,31 @@ class HelpShown(Exception):
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that reports mistakes by raising instead of exiting the kernel."""
 
+    _words: Sequence[str] = ()
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        self._words = list(args or ())
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise MagicUsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise MagicUsageError(f"{self.prog}: {message}{self._dash_hint()} (see {self.prog} --help)")
+
+    def _dash_hint(self) -> str:
+        # A value that starts with "-" (a task id such as "-Xy3...") reads as an option to argparse.
+        for word in self._words:
+            if word.startswith("-") and word != "--" and not _is_option(self, word):
+                return f"; {word!r} reads as an option: to pass it as a value, put it after --, as in {self.prog} ... -- {word}"
+        return ""
 
     def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
         if message:
             print(message, end="")
         raise HelpShown()
+
+
+def _is_option(parser: argparse.ArgumentParser, word: str) -> bool:
+    name = word.split("=", 1)[0]
+    return any(name == option or option.startswith(name) for option in parser._option_string_actions)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from .._wording import counted
-from ..client._twins import blocking, on_runtime
+from ..client._runtime_methods import blocking, on_runtime
 from ..errors import RegistryUnavailable, ServerNotListed, did_you_mean, suggest
 from ._server import RegistryServer
 

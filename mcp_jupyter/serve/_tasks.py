@@ -354,7 +354,7 @@ class TaskRunner:
 
         era = "2026-07-28" if modern else "2025-11-25"
         ttl_ms = int(ttl) if isinstance(ttl, int | float) and ttl > 0 else DEFAULT_TTL_MS
-        task = ServedTask(id=secrets.token_urlsafe(18), tool=name, era=era, ttl_ms=ttl_ms)
+        task = ServedTask(id=_new_task_id(), tool=name, era=era, ttl_ms=ttl_ms)
         task.loop = asyncio.get_running_loop()
 
         async def run() -> Any:
@@ -488,3 +488,11 @@ def _wire_result(outcome: Any) -> dict[str, Any]:
     if hasattr(outcome, "model_dump"):
         return outcome.model_dump(by_alias=True, mode="json", exclude_none=True)
     return dict(outcome or {})
+
+
+def _new_task_id() -> str:
+    """An unguessable task id that never starts with "-": people copy ids into command lines
+    (``%mcp task result NAME ID``), where a leading dash reads as an option."""
+    while (task_id := secrets.token_urlsafe(18)).startswith("-"):
+        pass
+    return task_id

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..client._twins import blocking, on_runtime
+from ..client._runtime_methods import blocking, on_runtime
 
 __all__ = ["acheck", "check", "record", "attach"]
 

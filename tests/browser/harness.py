@@ -47,15 +47,26 @@ PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 CELLS = f"{PANEL} .jp-Notebook .jp-Cell"
 PROMPT_RAN = re.compile(r"\[(\*|\d+)\]")
 
-# JS predicate (needs --LabApp.expose_app_in_browser): the current notebook is loaded and revealed, and its
-# kernel is connected and idle. The toolbar's execution indicator alone says "idle" before a kernel exists.
-NOTEBOOK_READY_JS = """() => {
+# JS predicate: JupyterLab has finished opening the document its URL names (/lab/tree/<path>). It does so
+# twice: the layout restorer opens it, then the router's filebrowser:open-path opens it again and brings it
+# to the front, as late as a few seconds after the page shows it on a loaded machine. A tab opened before
+# that (the Settings Editor, say) goes behind the notebook. The file browser carries jp-mod-restoring until
+# the router's open is done.
+LAB_SETTLED_JS = """() => {
+  const browser = document.querySelector('.jp-FileBrowser');
+  return !!browser && !browser.classList.contains('jp-mod-restoring');
+}"""
+# JS predicate (needs --LabApp.expose_app_in_browser): the current notebook is loaded and revealed, its
+# kernel is connected and idle, and the lab has settled (LAB_SETTLED_JS). The toolbar's execution indicator
+# alone says "idle" before a kernel exists.
+NOTEBOOK_READY_JS = f"""() => {{
   const widget = window.jupyterapp?.shell?.currentWidget;
   const session = widget?.sessionContext;
   return !!(widget?.isRevealed && widget.context?.isReady && session?.isReady
             && session.session?.kernel?.connectionStatus === 'connected'
-            && session.session.kernel.status === 'idle');
-}"""
+            && session.session.kernel.status === 'idle')
+         && ({LAB_SETTLED_JS})();
+}}"""
 # Settings that keep toasts (news, update checks) from covering widgets and from reaching the network.
 QUIET_NOTIFICATIONS = {"fetchNews": "false", "checkForUpdates": False}
 
@@ -312,11 +323,16 @@ def open_notebook_page(context, lab: LabServer, name: str, cells: list[str]):
     try:
         page.goto(f"{lab.url}lab/tree/{name}?reset&token={lab.token}")
         page.locator(CELLS).nth(max(len(cells) - 1, 0)).wait_for()
-        page.wait_for_function(NOTEBOOK_READY_JS, timeout=CELL_TIMEOUT_MS)
+        wait_notebook_ready(page)
     except BaseException:
         page.close()
         raise
     return page
+
+
+def wait_notebook_ready(page, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
+    """Wait until the page's notebook is ready and the lab has settled (NOTEBOOK_READY_JS), e.g. after a reload."""
+    page.wait_for_function(NOTEBOOK_READY_JS, timeout=timeout_ms)
 
 
 def cell(page, index: int):

@@ -10,6 +10,7 @@ each key. The extension's guard is src/keys.ts.
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .harness import CELLS, cell, run_every_cell, wait_idle
 
@@ -89,11 +90,13 @@ def test_keys_typed_in_our_widgets_never_reach_the_notebook(open_notebook):
     # (3) the explorer: its list of tools takes the arrow keys; on the logs tab, click the closed
     # log-level dropdown, then type
     explorer = cell(page, EXPLORER).locator(".mcpj-explorer")
-    tools = explorer.locator(".mcpj-item-list select")
-    tools.locator("option").first.click()
-    first = tools.evaluate("s => s.value")
+    tools = explorer.locator(".mcpj-item-list .mcpj-icon-list")
+    chosen = tools.locator(".mcpj-icon-list-item[aria-selected=true]")
+    tools.locator(".mcpj-icon-list-item").first.click()
+    expect(chosen).to_have_count(1)
+    first = chosen.get_attribute("data-key")
     page.keyboard.press("ArrowDown")
-    assert tools.evaluate("s => s.value") != first  # the list got the key
+    expect(chosen).not_to_have_attribute("data-key", first or "")  # the list got the key
     type_shortcuts(page, before)
     explorer.locator(".lm-TabBar-tab", has_text="logs").click()
     level = explorer.locator(".mcpj-log-level select")

@@ -12,7 +12,9 @@ from .harness import CHROMIUM_ARGS, NO_NAME_RESOLUTION
 
 REPO = Path(__file__).resolve().parents[2]
 # What starts a Chromium: Playwright's launchers, or the binary run as a command.
-LAUNCH = re.compile(r"\.launch(_persistent_context)?\(|\bchromium(-browser)?\s+--|\[\s*CHROMIUM\b")
+LAUNCH = re.compile(
+    r"\b(?:chromium|browser_type|firefox|webkit)\.launch\(|\.launch_persistent_context\(|\bchromium(-browser)?\s+--|\[\s*CHROMIUM\b"
+)
 
 
 def test_host_names_do_not_resolve_but_loopback_works(browser_context, lab_server):

@@ -43,6 +43,7 @@ from .harness import (
     record_page,
     run_cell,
     wait_idle,
+    wait_notebook_ready,
     write_notebook,
 )
 from .test_consent_browser import SCREENSHOTS, set_theme, shoot_both_themes
@@ -456,6 +457,17 @@ def saved_left_area(lab_server) -> dict:
     return workspace.get("data", {}).get("layout-restorer:data", {}).get("left", {})
 
 
+def open_settings_editor(page) -> None:
+    """Settings > Settings Editor, clicked as a person does; the editor's tab must come to the front."""
+    page.get_by_role("menuitem", name="Settings").click()
+    page.locator(".lm-Menu-item", has_text="Settings Editor").first.click()
+    front = page.locator(
+        ".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=re.compile(r"^Settings$")
+    )
+    front.wait_for(timeout=TIMEOUT)
+    page.locator("#setting-editor .jp-PluginList").wait_for(state="visible", timeout=TIMEOUT)
+
+
 def test_the_palette_opens_the_sidebar_and_the_run_setting_makes_clicks_insert_only(
     open_notebook, lab_server
 ):
@@ -487,15 +499,13 @@ def test_the_palette_opens_the_sidebar_and_the_run_setting_makes_clicks_insert_o
         page.wait_for_timeout(250)
     assert saved_left_area(lab_server).get("current") == "mcp-jupyter-sidebar", saved_left_area(lab_server)
     page.goto(f"{lab_server.url}lab/tree/{name}?token={lab_server.token}")
+    wait_notebook_ready(page)  # JupyterLab's router has brought palette.ipynb (the URL's) to the front
     page.locator(SIDEBAR).wait_for(state="visible", timeout=TIMEOUT)
     connection(sidebar, "demo")  # the kernel kept running: its snapshot comes back
     settings_file = sidebar_settings_file(lab_server)
     try:
-        # Settings > Settings Editor > MCP: untick "Run the written cell"
-        page.get_by_role("menuitem", name="Settings").click()
-        page.locator(".lm-Menu-item", has_text="Settings Editor").first.click()
-        # the editor opens in a tab of its own (behind the notebook when the notebook keeps the focus)
-        page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=re.compile(r"^Settings$")).click()
+        # Settings > Settings Editor > MCP: untick "Run the written cell"; the editor opens in front
+        open_settings_editor(page)
         page.locator(".jp-PluginList-entry", has_text="MCP").first.click()
         run_cells = page.get_by_label("Run the written cell")
         run_cells.wait_for(timeout=TIMEOUT)

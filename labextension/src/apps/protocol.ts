@@ -1,6 +1,30 @@
 /**
- * Pure pieces of the MCP Apps host (no DOM, no JupyterLab): unit-tested in test/apps.test.ts.
+ * Pure pieces of the MCP Apps host (no DOM, no JupyterLab): what an app output and an opened app
+ * are, and the checks on what an app asks for. Unit-tested in test/apps.test.ts.
  */
+import { isObject, JsonRecord } from '../json';
+
+/** What an app output's JSON (`application/vnd.mcp-jupyter.app+json`) names: the app, its server and
+ * tool; the app itself comes from the kernel (`app/open`). */
+export interface IAppOutputData {
+  version: number;
+  app_id: string;
+  server: string;
+  tool: string;
+  title?: string;
+  resource_uri?: string;
+}
+
+/** The kernel's answer to `app/open`: the app's HTML and what it declared, the tool's input and result. */
+export interface IOpenedApp {
+  html: string;
+  csp: Record<string, string[]> | null;
+  permissions: Record<string, unknown> | null;
+  prefersBorder: boolean | null;
+  tool: unknown;
+  input: Record<string, unknown>;
+  result: unknown;
+}
 
 /** The MCP Apps protocol version this host speaks. */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
@@ -20,7 +44,8 @@ const PERMISSIONS: Record<string, string> = {
 /** The sandbox route's URL for an app that declared `csp` (the route validates every domain). */
 export function sandboxUrl(baseUrl: string, csp: unknown): string {
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-  const declared = csp && typeof csp === 'object' && !Array.isArray(csp) ? csp : {};
+  const declared =
+    csp && typeof csp === 'object' && !Array.isArray(csp) ? csp : {};
   return `${base}mcp-jupyter/apps/sandbox?csp=${encodeURIComponent(JSON.stringify(declared))}`;
 }
 
@@ -45,10 +70,13 @@ export function frameHeight(height: unknown): number | null {
 }
 
 /** An absolute http(s) URL from `ui/open-link` params, or null (javascript:, data:, file:, junk). */
-export function linkUrl(params: any): string | null {
+export function linkUrl(params: unknown): string | null {
+  const asked = isObject(params) ? params.url : undefined;
   try {
-    const url = new URL(String(params?.url ?? ''));
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+    const url = new URL(String(asked ?? ''));
+    return url.protocol === 'https:' || url.protocol === 'http:'
+      ? url.href
+      : null;
   } catch {
     return null;
   }
@@ -60,12 +88,18 @@ export function messageText(content: unknown): string {
     return '';
   }
   return content
-    .map((block: any) => (block?.type === 'text' ? String(block.text ?? '') : `[${String(block?.type)}]`))
+    .map((block: unknown) => {
+      const { type, text }: JsonRecord = isObject(block) ? block : {};
+      return type === 'text' ? String(text ?? '') : `[${String(type)}]`;
+    })
     .join('\n');
 }
 
 /** The host's capabilities in `ui/initialize` (what it forwards, what it asks consent for). */
-export function hostCapabilities(csp: unknown, permissions: unknown): Record<string, unknown> {
+export function hostCapabilities(
+  csp: unknown,
+  permissions: unknown
+): Record<string, unknown> {
   return {
     openLinks: {},
     serverTools: {},

@@ -38,7 +38,11 @@ export function AppConsentCard(props: { consent: IAppConsent }): JSX.Element {
             className: 'jp-mod-styled jp-mod-accept mcpj-app-allow',
             onClick: () => consent.answer(true)
           },
-          { label: trans.__('Deny'), className: 'jp-mod-styled jp-mod-reject mcpj-app-deny', onClick: () => consent.answer(false) }
+          {
+            label: trans.__('Deny'),
+            className: 'jp-mod-styled jp-mod-reject mcpj-app-deny',
+            onClick: () => consent.answer(false)
+          }
         ]}
       />
     </div>
@@ -46,7 +50,9 @@ export function AppConsentCard(props: { consent: IAppConsent }): JSX.Element {
 }
 
 /** The cards waiting, oldest first. */
-export function AppConsents(props: { consents: IAppConsent[] }): JSX.Element {
+export function AppConsents(props: {
+  consents: readonly IAppConsent[];
+}): JSX.Element {
   return (
     <>
       {props.consents.map(consent => (
@@ -63,7 +69,9 @@ export type AppNoticeState =
   | null;
 
 /** The status line or the placeholder card (nothing once the app is mounted). */
-export function AppNotice(props: { notice: AppNoticeState }): JSX.Element | null {
+export function AppNotice(props: {
+  notice: AppNoticeState;
+}): JSX.Element | null {
   const { notice } = props;
   if (!notice) {
     return null;

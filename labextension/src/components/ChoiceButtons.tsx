@@ -16,7 +16,10 @@ export interface IChoice {
 }
 
 /** The buttons, in order, in a row of class `className`. */
-export function ChoiceButtons(props: { className: string; choices: IChoice[] }): JSX.Element {
+export function ChoiceButtons(props: {
+  className: string;
+  choices: IChoice[];
+}): JSX.Element {
   return (
     <div className={props.className}>
       {props.choices.map(choice => (

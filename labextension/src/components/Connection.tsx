@@ -25,35 +25,66 @@ export function Connection(props: {
   const [open, setOpen] = useState(true);
   const status = view.status === 'alive' ? trans.__('alive') : trans.__('dead');
   return (
-    <div className="mcpj-connection" data-name={view.name} data-status={view.status}>
+    <div
+      className="mcpj-connection"
+      data-name={view.name}
+      data-status={view.status}
+    >
       <div className="mcpj-row mcpj-connection-header">
-        <button className="mcpj-toggle" aria-expanded={open} onClick={() => setOpen(!open)}
-          title={open ? trans.__('Collapse') : trans.__('Expand')}>
+        <button
+          className="mcpj-toggle"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+          title={open ? trans.__('Collapse') : trans.__('Expand')}
+        >
           {open ? '▾' : '▸'}
         </button>
         <span className={`mcpj-dot mcpj-dot-${view.status}`} title={status} />
         <Icon icon={view.icon} />
-        <span className="mcpj-name" title={view.name}>{view.name}</span>
+        <span className="mcpj-name" title={view.name}>
+          {view.name}
+        </span>
         <span className="mcpj-tag">{view.transport}</span>
         <span className="mcpj-status">{status}</span>
-        <button className="mcpj-button mcpj-connection-explore"
-          title={actions.runs ? trans.__('Insert and run %mcp explore') : trans.__('Insert %mcp explore')}
-          onClick={() => actions.write(codegen.exploreCode(view.name, actions.code))}>
+        <button
+          className="mcpj-button mcpj-connection-explore"
+          title={
+            actions.runs
+              ? trans.__('Insert and run %mcp explore')
+              : trans.__('Insert %mcp explore')
+          }
+          onClick={() =>
+            actions.write(codegen.exploreCode(view.name, actions.code))
+          }
+        >
           {trans.__('Explore')}
         </button>
       </div>
       {open && (
         <div className="mcpj-connection-body">
           <div className="mcpj-detail mcpj-connection-server">
-            {view.server}{view.protocol && ` · ${trans.__('protocol %1', view.protocol)}`}
+            {view.server}
+            {view.protocol && ` · ${trans.__('protocol %1', view.protocol)}`}
           </div>
-          <div className="mcpj-detail mcpj-connection-counts">{view.counts}</div>
+          <div className="mcpj-detail mcpj-connection-counts">
+            {view.counts}
+          </div>
           {view.error && <div className="mcpj-error">{view.error}</div>}
           {view.sections.map(section => (
-            <Section key={section.kind} connection={view.name} section={section}
-              filtering={props.filtering} actions={actions} />
+            <Section
+              key={section.kind}
+              connection={view.name}
+              section={section}
+              filtering={props.filtering}
+              actions={actions}
+            />
           ))}
-          <Tasks connection={view.name} tasks={view.tasks} channel={props.channel} actions={actions} />
+          <Tasks
+            connection={view.name}
+            tasks={view.tasks}
+            channel={props.channel}
+            actions={actions}
+          />
         </div>
       )}
     </div>

@@ -3,7 +3,13 @@
  */
 import React, { useState } from 'react';
 
-import { collect, formModel, IFieldModel, initialValues, RawValue } from '../form';
+import {
+  collect,
+  formModel,
+  IFieldModel,
+  initialValues,
+  RawValue
+} from '../form';
 import { AnswerAction, IElicitationItem } from '../messages';
 import { clip, LIMITS } from '../view';
 import { AnswerButtons } from './AnswerButtons';
@@ -19,10 +25,15 @@ export function ElicitationForm(props: {
 }): JSX.Element {
   const trans = useTrans();
   const payload = props.item.payload ?? {};
-  const [fields] = useState<IFieldModel[]>(() => formModel(payload.requested_schema));
-  const [values, setValues] = useState<Record<string, RawValue>>(() => initialValues(fields));
+  const [fields] = useState<IFieldModel[]>(() =>
+    formModel(payload.requested_schema)
+  );
+  const [values, setValues] = useState<Record<string, RawValue>>(() =>
+    initialValues(fields)
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (key: string, value: RawValue): void => setValues(v => ({ ...v, [key]: value }));
+  const set = (key: string, value: RawValue): void =>
+    setValues(v => ({ ...v, [key]: value }));
   const submit = (action: AnswerAction): void => {
     if (action !== 'accept') {
       props.answer(action);
@@ -35,17 +46,41 @@ export function ElicitationForm(props: {
     }
   };
   return (
-    <form className="mcpj-inbox-form" onSubmit={e => { e.preventDefault(); submit('accept'); }}>
-      {payload.message && <p className="mcpj-inbox-message">{clip(payload.message, LIMITS.message)}</p>}
-      {payload.asks_for_secret && (
-        <p className="mcpj-error">
-          {trans.__('This looks like a request for a password or key: servers should not ask for secrets.')}
+    <form
+      className="mcpj-inbox-form"
+      onSubmit={e => {
+        e.preventDefault();
+        submit('accept');
+      }}
+    >
+      {payload.message && (
+        <p className="mcpj-inbox-message">
+          {clip(payload.message, LIMITS.message)}
         </p>
       )}
-      {payload.mode === 'url' && payload.url && <UrlRequest url={String(payload.url)} />}
-      <SchemaFields fields={fields} values={values} set={set} errors={errors} disabled={props.disabled}
-        setError={(key, error) => setErrors(e => ({ ...e, [key]: error }))} />
-      <AnswerButtons answer={submit} disabled={props.disabled} accept={trans.__('Accept')} />
+      {payload.asks_for_secret && (
+        <p className="mcpj-error">
+          {trans.__(
+            'This looks like a request for a password or key: servers should not ask for secrets.'
+          )}
+        </p>
+      )}
+      {payload.mode === 'url' && payload.url && (
+        <UrlRequest url={String(payload.url)} />
+      )}
+      <SchemaFields
+        fields={fields}
+        values={values}
+        set={set}
+        errors={errors}
+        disabled={props.disabled}
+        setError={(key, error) => setErrors(e => ({ ...e, [key]: error }))}
+      />
+      <AnswerButtons
+        answer={submit}
+        disabled={props.disabled}
+        accept={trans.__('Accept')}
+      />
     </form>
   );
 }

@@ -14,17 +14,24 @@ export function RootsRequest(props: {
   disabled: boolean;
 }): JSX.Element {
   const trans = useTrans();
-  const roots = Array.isArray(props.item.payload?.roots) ? props.item.payload.roots : [];
+  const roots = Array.isArray(props.item.payload?.roots)
+    ? props.item.payload.roots
+    : [];
   return (
     <>
       <ul className="mcpj-roots">
         {roots.map((root, i) => (
           <li key={i} className="mcpj-detail">
-            {root?.name ? `${root.name}: ` : ''}{String(root?.uri ?? '')}
+            {root?.name ? `${root.name}: ` : ''}
+            {String(root?.uri ?? '')}
           </li>
         ))}
       </ul>
-      <AnswerButtons answer={props.answer} disabled={props.disabled} accept={trans.__('Share')} />
+      <AnswerButtons
+        answer={props.answer}
+        disabled={props.disabled}
+        accept={trans.__('Share')}
+      />
     </>
   );
 }

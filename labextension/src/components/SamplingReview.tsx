@@ -6,9 +6,26 @@
  */
 import React, { useState } from 'react';
 
-import { collect, formModel, IFieldModel, initialValues, RawValue } from '../form';
-import { AnswerAction, ISamplingItem, ISamplingPayload, ISamplingTool } from '../messages';
-import { clip, draftToolCalls, LIMITS, samplingMessages, samplingTools } from '../view';
+import {
+  collect,
+  formModel,
+  IFieldModel,
+  initialValues,
+  RawValue
+} from '../form';
+import {
+  AnswerAction,
+  ISamplingItem,
+  ISamplingPayload,
+  ISamplingTool
+} from '../messages';
+import {
+  clip,
+  draftToolCalls,
+  LIMITS,
+  samplingMessages,
+  samplingTools
+} from '../view';
 import { AnswerButtons } from './AnswerButtons';
 import { SchemaFields } from './SchemaFields';
 import { useTrans } from './translation';
@@ -19,7 +36,11 @@ const CALLABLE_TOOLS = 20;
 /** The tools a person answering for the model may call (none when `tool_choice` is "none"). */
 export function callableTools(payload: ISamplingPayload): ISamplingTool[] {
   const tools = Array.isArray(payload.tools) ? payload.tools : [];
-  return payload.tool_choice === 'none' ? [] : tools.filter(t => t && typeof t.name === 'string').slice(0, CALLABLE_TOOLS);
+  return payload.tool_choice === 'none'
+    ? []
+    : tools
+        .filter(t => t && typeof t.name === 'string')
+        .slice(0, CALLABLE_TOOLS);
 }
 
 /** The messages, the tools, what to do, the reply or the draft, and the answer buttons. */
@@ -33,7 +54,9 @@ export function SamplingReview(props: {
   const [reply, setReply] = useState('');
   // '' answers in text; otherwise the name of the offered tool the person calls
   const [choice, setChoice] = useState('');
-  const [forms, setForms] = useState<Record<string, { fields: IFieldModel[]; values: Record<string, RawValue> }>>({});
+  const [forms, setForms] = useState<
+    Record<string, { fields: IFieldModel[]; values: Record<string, RawValue> }>
+  >({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const draft = payload.state === 'review' ? payload.draft : null;
   const generating = payload.state === 'generating';
@@ -48,12 +71,21 @@ export function SamplingReview(props: {
     const picked = callable.find(t => t.name === name);
     if (picked && !forms[name]) {
       const fields = formModel(picked.input_schema);
-      setForms(f => ({ ...f, [name]: { fields, values: initialValues(fields) } }));
+      setForms(f => ({
+        ...f,
+        [name]: { fields, values: initialValues(fields) }
+      }));
     }
   };
   const setValue = (key: string, value: RawValue): void => {
     if (tool) {
-      setForms(f => ({ ...f, [tool.name]: { ...f[tool.name], values: { ...f[tool.name].values, [key]: value } } }));
+      setForms(f => ({
+        ...f,
+        [tool.name]: {
+          ...f[tool.name],
+          values: { ...f[tool.name].values, [key]: value }
+        }
+      }));
     }
   };
   const accept = (action: AnswerAction): void => {
@@ -68,16 +100,23 @@ export function SamplingReview(props: {
     const result = collect(form.fields, form.values, trans);
     setErrors(result.errors);
     if (Object.keys(result.errors).length === 0) {
-      props.answer(action, { text: '', tool_calls: [{ name: tool.name, input: result.content }] });
+      props.answer(action, {
+        text: '',
+        tool_calls: [{ name: tool.name, input: result.content }]
+      });
     }
   };
 
   const instructions = draft
     ? trans.__('Review the answer, then Send it to the server (or Decline).')
     : human && callable.length
-      ? trans.__('Answer for the model: type a reply, or pick a tool and fill in its arguments (the server runs it), then Reply.')
+      ? trans.__(
+          'Answer for the model: type a reply, or pick a tool and fill in its arguments (the server runs it), then Reply.'
+        )
       : human
-        ? trans.__('Answer for the model: type the reply the server gets, then Reply.')
+        ? trans.__(
+            'Answer for the model: type the reply the server gets, then Reply.'
+          )
         : trans.__('Read the request, then Approve to ask the model.');
   return (
     <div className="mcpj-sampling">
@@ -97,7 +136,9 @@ export function SamplingReview(props: {
         <div className="mcpj-sampling-tools">
           <span className="mcpj-field-label">
             {payload.tool_choice === 'required'
-              ? trans.__('Tools offered to the model (it must call one; the server runs them)')
+              ? trans.__(
+                  'Tools offered to the model (it must call one; the server runs them)'
+                )
               : payload.tool_choice === 'none'
                 ? trans.__('Tools shown to the model (it may not call them)')
                 : trans.__('Tools offered to the model (the server runs them)')}
@@ -105,30 +146,44 @@ export function SamplingReview(props: {
           <ul>
             {samplingTools(payload).map((t, i) => (
               <li key={i} data-tool={t.name}>
-                <code>{t.name}</code> <span className="mcpj-detail">{t.detail}</span>
+                <code>{t.name}</code>{' '}
+                <span className="mcpj-detail">{t.detail}</span>
               </li>
             ))}
           </ul>
         </div>
       )}
       {payload.max_tokens ? (
-        <div className="mcpj-detail">{trans.__('at most %1 tokens', String(payload.max_tokens))}</div>
+        <div className="mcpj-detail">
+          {trans.__('at most %1 tokens', String(payload.max_tokens))}
+        </div>
       ) : null}
-      {payload.error && <div className="mcpj-error">{String(payload.error)}</div>}
+      {payload.error && (
+        <div className="mcpj-error">{String(payload.error)}</div>
+      )}
       {generating ? (
-        <div className="mcpj-detail mcpj-sampling-generating">{trans.__('The model is answering…')}</div>
+        <div className="mcpj-detail mcpj-sampling-generating">
+          {trans.__('The model is answering…')}
+        </div>
       ) : (
         <div className="mcpj-sampling-instructions">{instructions}</div>
       )}
       {draft && (
         <div className="mcpj-sampling-draft">
           <span className="mcpj-field-label">
-            {trans.__('answer from %1', String(draft.model ?? trans.__('the model')))}
+            {trans.__(
+              'answer from %1',
+              String(draft.model ?? trans.__('the model'))
+            )}
           </span>
           {draft.text && <pre>{clip(draft.text, LIMITS.message)}</pre>}
           {draftToolCalls(payload).map((c, i) => (
             <div className="mcpj-sampling-tool-call" data-tool={c.name} key={i}>
-              {trans.__('The model asks the server to run %1 with %2', c.name, c.detail)}
+              {trans.__(
+                'The model asks the server to run %1 with %2',
+                c.name,
+                c.detail
+              )}
             </div>
           ))}
         </div>
@@ -136,11 +191,17 @@ export function SamplingReview(props: {
       {human && callable.length > 0 && (
         <label className="mcpj-inbox-field" data-key="reply-kind">
           <span className="mcpj-field-label">{trans.__('Reply with')}</span>
-          <select className="mcpj-sampling-reply-kind" value={choice} disabled={props.disabled}
-            onChange={e => pick(e.target.value)}>
+          <select
+            className="mcpj-sampling-reply-kind"
+            value={choice}
+            disabled={props.disabled}
+            onChange={e => pick(e.target.value)}
+          >
             <option value="">{trans.__('text')}</option>
             {callable.map(t => (
-              <option key={t.name} value={t.name}>{trans.__('a call of %1', clip(t.name, LIMITS.label))}</option>
+              <option key={t.name} value={t.name}>
+                {trans.__('a call of %1', clip(t.name, LIMITS.label))}
+              </option>
             ))}
           </select>
         </label>
@@ -148,18 +209,42 @@ export function SamplingReview(props: {
       {human && !tool && (
         <label className="mcpj-inbox-field" data-key="reply">
           <span className="mcpj-field-label">{trans.__('Your reply')}</span>
-          <textarea value={reply} disabled={props.disabled} onChange={e => setReply(e.target.value)} />
+          <textarea
+            value={reply}
+            disabled={props.disabled}
+            onChange={e => setReply(e.target.value)}
+          />
         </label>
       )}
       {tool && form && (
         <div className="mcpj-sampling-tool-form" data-tool={tool.name}>
-          {tool.description && <p className="mcpj-description">{clip(tool.description, LIMITS.description)}</p>}
-          <SchemaFields fields={form.fields} values={form.values} set={setValue} errors={errors}
-            disabled={props.disabled} setError={(key, error) => setErrors(e => ({ ...e, [key]: error }))} />
+          {tool.description && (
+            <p className="mcpj-description">
+              {clip(tool.description, LIMITS.description)}
+            </p>
+          )}
+          <SchemaFields
+            fields={form.fields}
+            values={form.values}
+            set={setValue}
+            errors={errors}
+            disabled={props.disabled}
+            setError={(key, error) => setErrors(e => ({ ...e, [key]: error }))}
+          />
         </div>
       )}
-      <AnswerButtons answer={accept} disabled={props.disabled} acceptDisabled={generating}
-        accept={draft ? trans.__('Send') : human ? trans.__('Reply') : trans.__('Approve')} />
+      <AnswerButtons
+        answer={accept}
+        disabled={props.disabled}
+        acceptDisabled={generating}
+        accept={
+          draft
+            ? trans.__('Send')
+            : human
+              ? trans.__('Reply')
+              : trans.__('Approve')
+        }
+      />
     </div>
   );
 }

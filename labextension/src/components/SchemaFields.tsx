@@ -23,21 +23,33 @@ export function SchemaFields(props: {
   return (
     <>
       {fields.map(field => (
-        <label className="mcpj-inbox-field" data-key={field.key} key={field.key}>
+        <label
+          className="mcpj-inbox-field"
+          data-key={field.key}
+          key={field.key}
+        >
           <span className="mcpj-field-label">
             <code className="mcpj-field-key">{field.label}</code>
             {field.required ? ' *' : ''}
-            {field.title && <span className="mcpj-field-title"> {field.title}</span>}
+            {field.title && (
+              <span className="mcpj-field-title"> {field.title}</span>
+            )}
           </span>
           <FieldInput
             field={field}
             value={values[field.key]}
             set={v => props.set(field.key, v)}
             disabled={props.disabled}
-            onLeave={v => props.setError(field.key, checkField(field, v, trans))}
+            onLeave={v =>
+              props.setError(field.key, checkField(field, v, trans))
+            }
           />
-          {field.description && <span className="mcpj-description">{field.description}</span>}
-          {errors[field.key] && <span className="mcpj-error">{errors[field.key]}</span>}
+          {field.description && (
+            <span className="mcpj-description">{field.description}</span>
+          )}
+          {errors[field.key] && (
+            <span className="mcpj-error">{errors[field.key]}</span>
+          )}
         </label>
       ))}
     </>

@@ -23,16 +23,27 @@ export function Section(props: {
   const shown = open || (props.filtering && section.items.length > 0);
   return (
     <div className="mcpj-section" data-kind={section.kind}>
-      <button className="mcpj-section-header" aria-expanded={shown} onClick={() => setOpen(!shown)}>
+      <button
+        className="mcpj-section-header"
+        aria-expanded={shown}
+        onClick={() => setOpen(!shown)}
+      >
         {shown ? '▾' : '▸'} {section.label}{' '}
         <span className="mcpj-count">
-          {props.filtering ? `${section.items.length}/${section.total}` : section.total}
+          {props.filtering
+            ? `${section.items.length}/${section.total}`
+            : section.total}
         </span>
       </button>
       {shown && (
         <ul className="mcpj-items">
           {section.items.map(item => (
-            <ItemRow key={item.key} connection={connection} item={item} actions={props.actions} />
+            <ItemRow
+              key={item.key}
+              connection={connection}
+              item={item}
+              actions={props.actions}
+            />
           ))}
         </ul>
       )}

@@ -1,30 +1,30 @@
 /**
  * The sidebar's content: a header, then either why there is nothing to show, or the inbox, the
- * filter, the connections and the configured servers of the active notebook's kernel.
+ * filter, the connections and the configured servers of the active notebook's kernel and Find
+ * servers (the MCP Registry, searched by that kernel), as the
+ * sidebar's model has them (it renders again on every change of the model).
  */
-import React, { useState } from 'react';
+import React from 'react';
 
 import { IMPORT_CODE } from '../codegen';
-import { IConfiguredServer, ISnapshot } from '../messages';
-import { IMcpChannel } from '../tokens';
+import { IConfiguredServer } from '../messages';
+import { SidebarModel } from '../model';
+import { IWriteOptions } from '../settings';
 import { connectionsView } from '../view';
 import { ICellActions } from './actions';
 import { ConfiguredServers } from './ConfiguredServers';
 import { Connection } from './Connection';
+import { FindServers } from './FindServers';
 import { Inbox } from './Inbox';
 import { useTrans } from './translation';
+import { useModel } from './useModel';
 
 /** What the view shows and what its buttons do. */
 export interface ISidebarViewProps {
-  /** The active notebook's name ("" without one). */
-  name: string;
-  channel: IMcpChannel | null;
-  snapshot: ISnapshot | null;
-  open: boolean;
-  /** Writes cells (placed and run as the settings say). */
-  write: (code: string) => void;
-  /** Whether written cells run at once. */
-  runs: boolean;
+  /** The sidebar's state: notebook, channel, snapshot, settings, filter, answers. */
+  model: SidebarModel;
+  /** Writes cells (placed and run as the settings, and `options`, say). */
+  write: (code: string, options?: IWriteOptions) => void;
   /** Connect a configured server (the connect-server command). */
   connect: (server: IConfiguredServer) => void;
   /** Ask the kernel for a fresh snapshot (the refresh command). */
@@ -34,15 +34,21 @@ export interface ISidebarViewProps {
 /** The whole sidebar. */
 export function SidebarView(props: ISidebarViewProps): JSX.Element {
   const trans = useTrans();
-  const [filter, setFilter] = useState('');
-  const { snapshot, channel } = props;
+  const model = useModel(props.model);
+  const { snapshot, channel, filter } = model;
+  const runs = model.settings.runCells;
   const header = (
     <div className="mcpj-sidebar-header">
-      <h2>MCP</h2>
-      {props.name && <span className="mcpj-sidebar-notebook">{props.name}</span>}
-      {props.open && (
-        <button className="mcpj-button mcpj-refresh" title={trans.__('Ask the kernel for a fresh snapshot')}
-          onClick={props.refresh}>
+      <h2>{trans.__('MCP')}</h2>
+      {model.notebook && (
+        <span className="mcpj-sidebar-notebook">{model.notebook}</span>
+      )}
+      {model.isOpen && (
+        <button
+          className="mcpj-button mcpj-refresh"
+          title={trans.__('Ask the kernel for a fresh snapshot')}
+          onClick={props.refresh}
+        >
           {trans.__('Refresh')}
         </button>
       )}
@@ -52,44 +58,74 @@ export function SidebarView(props: ISidebarViewProps): JSX.Element {
     return (
       <>
         {header}
-        <p className="mcpj-sidebar-status">{trans.__("Open a notebook to see its kernel's MCP connections.")}</p>
+        <p className="mcpj-sidebar-status">
+          {trans.__("Open a notebook to see its kernel's MCP connections.")}
+        </p>
       </>
     );
   }
-  if (!props.open || !snapshot) {
+  if (!model.isOpen || !snapshot) {
     return (
       <>
         {header}
         <p className="mcpj-sidebar-status">
-          {trans.__('This kernel has not loaded mcp_jupyter yet. Import it and the sidebar connects by itself.')}
+          {trans.__(
+            'This kernel has not loaded mcp_jupyter yet. Import it and the sidebar connects by itself.'
+          )}
         </p>
-        <button className="mcpj-button mcpj-insert-import" onClick={() => props.write(IMPORT_CODE)}>
+        <button
+          className="mcpj-button mcpj-insert-import"
+          onClick={() => props.write(IMPORT_CODE)}
+        >
           {trans.__('Insert import')}
         </button>
       </>
     );
   }
-  const actions: ICellActions = { write: props.write, runs: props.runs, code: { magics: snapshot.magics } };
+  const actions: ICellActions = {
+    write: props.write,
+    runs,
+    code: { magics: snapshot.magics }
+  };
   const connections = connectionsView(snapshot, filter, trans);
   return (
     <>
       {header}
-      <Inbox items={snapshot.inbox} channel={channel} />
+      <Inbox items={snapshot.inbox} model={model} />
       <div className="mcpj-filter">
-        <input type="search" placeholder={trans.__('Filter tools, resources, prompts')} aria-label={trans.__('Filter')}
-          value={filter} onChange={e => setFilter(e.target.value)} />
+        <input
+          type="search"
+          placeholder={trans.__('Filter tools, resources, prompts')}
+          aria-label={trans.__('Filter')}
+          value={filter}
+          onChange={e => model.setFilter(e.target.value)}
+        />
       </div>
       <section className="mcpj-connections">
         <h3>{trans.__('Connections')}</h3>
         {snapshot.connections.length === 0 && (
-          <p className="mcpj-sidebar-status">{trans.__('No connections yet: connect with mj.connect(...) or below.')}</p>
+          <p className="mcpj-sidebar-status">
+            {trans.__(
+              'No connections yet: connect with mj.connect(...) or below.'
+            )}
+          </p>
         )}
         {connections.map(view => (
-          <Connection key={view.name} view={view} filtering={filter.trim() !== ''} actions={actions}
-            channel={channel} />
+          <Connection
+            key={view.name}
+            view={view}
+            filtering={filter.trim() !== ''}
+            actions={actions}
+            channel={channel}
+          />
         ))}
       </section>
-      <ConfiguredServers servers={snapshot.configured} connect={props.connect} runs={props.runs} />
+      <ConfiguredServers
+        servers={snapshot.configured}
+        connect={props.connect}
+        runs={runs}
+      />
+      <FindServers model={model} actions={actions} />
     </>
   );
 }

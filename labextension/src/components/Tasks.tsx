@@ -43,7 +43,9 @@ export function Tasks(props: {
   const [open, setOpen] = useState(true);
   const [cancelling, setCancelling] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const clock = useNow(props.now === undefined && tasks.some(t => taskActive(t.status)));
+  const clock = useNow(
+    props.now === undefined && tasks.some(t => taskActive(t.status))
+  );
   useEffect(() => {
     if (!channel) {
       return undefined;
@@ -51,7 +53,9 @@ export function Tasks(props: {
     const onMessage = (_: IMcpChannel, msg: KernelMessage): void => {
       if (msg.type === 'task.error' && msg.connection === connection) {
         setErrors(before => ({ ...before, [msg.id]: msg.message }));
-        setCancelling(before => new Set([...before].filter(id => id !== msg.id)));
+        setCancelling(
+          before => new Set([...before].filter(id => id !== msg.id))
+        );
       }
     };
     channel.messageReceived.connect(onMessage);
@@ -69,15 +73,26 @@ export function Tasks(props: {
   const views = taskViews(tasks, props.now ?? clock, trans);
   return (
     <div className="mcpj-section mcpj-tasks" data-kind="tasks">
-      <button className="mcpj-section-header" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? '▾' : '▸'} {trans.__('Tasks')} <span className="mcpj-count">{tasks.length}</span>
+      <button
+        className="mcpj-section-header"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        {open ? '▾' : '▸'} {trans.__('Tasks')}{' '}
+        <span className="mcpj-count">{tasks.length}</span>
       </button>
       {open && (
         <ul className="mcpj-items">
           {views.map(view => (
-            <TaskRow key={view.id} connection={connection} view={view} actions={props.actions}
-              cancelling={cancelling.has(view.id) && view.active} error={errors[view.id] ?? ''}
-              cancel={() => cancel(view.id)} />
+            <TaskRow
+              key={view.id}
+              connection={connection}
+              view={view}
+              actions={props.actions}
+              cancelling={cancelling.has(view.id) && view.active}
+              error={errors[view.id] ?? ''}
+              cancel={() => cancel(view.id)}
+            />
           ))}
         </ul>
       )}
@@ -98,39 +113,78 @@ export function TaskRow(props: {
   const { view, actions } = props;
   const code = (): string => codegen.taskResultCode(props.connection, view.id);
   const resultTitle = (): string =>
-    clip(actions.runs ? trans.__('Insert and run: %1', code()) : trans.__('Insert: %1', code()), LIMITS.detail);
+    clip(
+      actions.runs
+        ? trans.__('Insert and run: %1', code())
+        : trans.__('Insert: %1', code()),
+      LIMITS.detail
+    );
   return (
-    <li className="mcpj-item mcpj-task" data-id={view.id} data-status={view.status}>
+    <li
+      className="mcpj-item mcpj-task"
+      data-id={view.id}
+      data-status={view.status}
+    >
       <div className="mcpj-row">
-        <span className={`mcpj-tag mcpj-task-status mcpj-task-${view.active ? 'active' : view.status}`}
-          title={view.gone ? trans.__('The server no longer knows this task: its last known status') : view.label}>
+        <span
+          className={`mcpj-tag mcpj-task-status mcpj-task-${view.active ? 'active' : view.status}`}
+          title={
+            view.gone
+              ? trans.__(
+                  'The server no longer knows this task: its last known status'
+                )
+              : view.label
+          }
+        >
           {view.label}
         </span>
-        <span className="mcpj-item-label mcpj-task-tool" title={view.tool}>{view.tool}</span>
+        <span className="mcpj-item-label mcpj-task-tool" title={view.tool}>
+          {view.tool}
+        </span>
         {view.active && (
-          <button className="mcpj-button mcpj-task-cancel" disabled={props.cancelling}
-            title={trans.__('Ask the server to stop this task')} onClick={props.cancel}>
+          <button
+            className="mcpj-button mcpj-task-cancel"
+            disabled={props.cancelling}
+            title={trans.__('Ask the server to stop this task')}
+            onClick={props.cancel}
+          >
             {props.cancelling ? trans.__('Cancelling…') : trans.__('Cancel')}
           </button>
         )}
         {view.hasResult && (
-          <button className="mcpj-button mcpj-task-result" title={resultTitle()}
-            onClick={() => actions.write(code())}>
+          <button
+            className="mcpj-button mcpj-task-result"
+            title={resultTitle()}
+            onClick={() => actions.write(code())}
+          >
             {trans.__('Result')}
           </button>
         )}
       </div>
       {view.arguments && (
-        <div className="mcpj-detail mcpj-task-args" title={trans.__('Arguments: %1', view.arguments)}>
+        <div
+          className="mcpj-detail mcpj-task-args"
+          title={trans.__('Arguments: %1', view.arguments)}
+        >
           {view.arguments}
         </div>
       )}
-      {view.message && <div className="mcpj-description mcpj-task-message">{view.message}</div>}
+      {view.message && (
+        <div className="mcpj-description mcpj-task-message">{view.message}</div>
+      )}
       <div className="mcpj-detail mcpj-row">
-        {view.elapsed && <span className="mcpj-task-elapsed" title={trans.__('Running time')}>{view.elapsed}</span>}
-        <span className="mcpj-task-id" title={trans.__('Task id')}>{clip(view.id, LIMITS.detail)}</span>
+        {view.elapsed && (
+          <span className="mcpj-task-elapsed" title={trans.__('Running time')}>
+            {view.elapsed}
+          </span>
+        )}
+        <span className="mcpj-task-id" title={trans.__('Task id')}>
+          {clip(view.id, LIMITS.detail)}
+        </span>
       </div>
-      {props.error && <div className="mcpj-error mcpj-task-error">{props.error}</div>}
+      {props.error && (
+        <div className="mcpj-error mcpj-task-error">{props.error}</div>
+      )}
     </li>
   );
 }

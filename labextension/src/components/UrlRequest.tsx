@@ -19,16 +19,24 @@ export function UrlRequest(props: { url: string }): JSX.Element {
   return (
     <div className="mcpj-inbox-url">
       <div className="mcpj-detail">
-        {trans.__('Opens')} <strong>{parsed?.host ?? trans.__('an invalid URL')}</strong>:
+        {trans.__('Opens')}{' '}
+        <strong>{parsed?.host ?? trans.__('an invalid URL')}</strong>:
       </div>
       <pre>{clip(props.url, LIMITS.message)}</pre>
       {https ? (
-        <button type="button" className="mcpj-button mcpj-inbox-open"
-          onClick={() => window.open(props.url, '_blank', 'noopener,noreferrer')}>
+        <button
+          type="button"
+          className="mcpj-button mcpj-inbox-open"
+          onClick={() =>
+            window.open(props.url, '_blank', 'noopener,noreferrer')
+          }
+        >
           {trans.__('Open in a new tab')}
         </button>
       ) : (
-        <div className="mcpj-error">{trans.__('Only https URLs are opened.')}</div>
+        <div className="mcpj-error">
+          {trans.__('Only https URLs are opened.')}
+        </div>
       )}
     </div>
   );

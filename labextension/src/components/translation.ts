@@ -8,7 +8,8 @@ import React, { useContext } from 'react';
 import { ENGLISH } from '../i18n';
 
 /** Provides the bundle to the components below it (English when nothing provides one). */
-export const TranslationContext = React.createContext<TranslationBundle>(ENGLISH);
+export const TranslationContext =
+  React.createContext<TranslationBundle>(ENGLISH);
 
 /** The bundle of `mcp_jupyter` strings for this component. */
 export function useTrans(): TranslationBundle {

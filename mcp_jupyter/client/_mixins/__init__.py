@@ -2,7 +2,7 @@
 
 Each part is a mixin over the connection's loop-side session (``self._session``); its public
 ``a*`` methods run on the runtime loop and their sync twins are derived by
-:func:`~mcp_jupyter.client._twins.blocking`.
+:func:`~mcp_jupyter.client._runtime_methods.blocking`.
 """
 
 from .prompts import PromptsFeature

@@ -9,8 +9,8 @@ from typing import Any
 from ...errors import InvalidArguments
 from .._items import Prompts
 from .._results import PromptResult
+from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
-from .._twins import blocking, on_runtime
 from .tools import merge_args
 
 

@@ -9,9 +9,9 @@ from ..._protocol import member
 from ...errors import ProtocolError
 from .._items import Resources, ResourceTemplates
 from .._results import ResourceResult
+from .._runtime_methods import blocking, on_runtime
 from .._session import CONNECTION_DEFAULT
 from .._session.core import Session
-from .._twins import blocking, on_runtime
 
 
 class ResourcesFeature:

@@ -15,10 +15,10 @@ from ..._compat.mcp_sdk import send_raw_request
 from ..._protocol import JSONObject, JSONValue
 from ...errors import SkillVerificationFailed
 from .._items import LoadedSkill, Skill, Skills
+from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
 from .._session.deadlines import Deadline
 from .._skills import check_file, check_frontmatter, declared
-from .._twins import blocking, on_runtime
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
 

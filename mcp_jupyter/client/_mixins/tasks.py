@@ -8,9 +8,9 @@ from typing import Any
 import anyio
 
 from ...errors import MCPJupyterError
+from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
-from .._twins import blocking, on_runtime
 from .tools import merge_args
 
 

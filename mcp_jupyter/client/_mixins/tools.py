@@ -8,10 +8,10 @@ from typing import Any
 from .._batch import map_tool
 from .._items import Tools
 from .._results import ToolResult
+from .._runtime_methods import blocking, on_runtime
 from .._session import CONNECTION_DEFAULT
 from .._session.core import Session
 from .._tool_call import ProgressCallback, call_tool
-from .._twins import blocking, on_runtime
 
 
 class ToolsFeature:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from ..._compat.mcp_sdk import opt_in_log_level
+from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
-from .._twins import blocking, on_runtime
 
 if TYPE_CHECKING:
     from mcp_types import LoggingLevel

@@ -26,13 +26,14 @@ from ...consent import callbacks_for  # at import time (main thread): cards find
 from ...consent import roots as roots_manager
 from ...errors import AuthorizationFailed, ConnectionFailed
 from ...runtime import runtime
-from .._history import RecordingTransport
-from .._icon_guard import DropInvalidIcons
-from .._result_type import DefaultResultType
+from .._history import Recording
+from .._icon_guard import IconGuard
+from .._result_type import ResultTypeDefault
 from .._skills import SKILLS_EXTENSION
 from .._stdio import exiting, stdio_streams
-from .._tasks import ClientTaskTransport, dispatch_with, tasks_client_extension
+from .._tasks import ClientTaskLayer, dispatch_with, tasks_client_extension
 from .._translate import looks_like_legacy_sse
+from .._transport_layers import LayeredTransport
 from .._transports import StderrCapture, check_command, sse_transport, streamable_http_transport
 from .._ui_extension import APP_MIME_TYPE, UI_EXTENSION
 from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
@@ -259,15 +260,21 @@ class Lifecycle:
             attempts.append(("sse", self._record(sse_transport(spec, auth, self._note_response))))
         return attempts
 
-    def _record(self, transport: Any) -> ClientTaskTransport:
-        """The transport, recorded into the history, with client-side tasks (client/_tasks/client_side.py)
-        between it and the SDK: a server may ask for sampling or elicitation to run as a task. A
-        2026-07-28 result without ``resultType`` reaches the SDK as complete (client/_result_type.py),
-        and an icon the schema does not allow is dropped with a warning (client/_icon_guard.py); the
-        history, below, keeps what the server sent."""
-        recorded = RecordingTransport(transport, self.session.history, on_eof=self.on_eof)
-        guarded = DropInvalidIcons(DefaultResultType(recorded), self.session.warn)
-        return ClientTaskTransport(guarded, self._answer_server_request)
+    def _record(self, transport: Any) -> LayeredTransport:
+        """The transport with its layers (client/_transport_layers.py), from the transport up: recorded
+        into the history, which so keeps what the server sent; a 2026-07-28 result without
+        ``resultType`` reaches the SDK as complete (client/_result_type.py); an icon the schema does
+        not allow is dropped with a warning (client/_icon_guard.py); and client-side tasks
+        (client/_tasks/client_side.py): a server may ask for sampling or elicitation to run as a task."""
+        return LayeredTransport(
+            transport,
+            [
+                Recording(self.session.history, self.on_eof),
+                ResultTypeDefault(),
+                IconGuard(self.session.warn),
+                ClientTaskLayer(self._answer_server_request),
+            ],
+        )
 
     async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
         """A sampling or elicitation request of a client-side task, answered by this connection's

@@ -31,13 +31,14 @@ elicitation run as a task on the client).
 
 from __future__ import annotations
 
-from .client_side import ClientTaskTransport, dispatch_with
+from .client_side import ClientTaskLayer, ClientTaskTransport, dispatch_with
 from .handle import Task, TaskTable, ensure_following
 from .start import call_tool_maybe_task, can_start, start_task, tasks_client_extension
 from .state import book_for
 from .wire import refresh
 
 __all__ = [
+    "ClientTaskLayer",
     "ClientTaskTransport",
     "Task",
     "TaskTable",

@@ -17,8 +17,9 @@ own result type), so it is done here, one level below the session, on the transp
   policy, a scripted responder, the audit), exactly as an ordinary request would be;
 - incoming ``tasks/get|result|list|cancel`` are answered from this table and never reach the SDK.
 
-Everything else passes through untouched. The wrapper sits between the SDK and the
-:class:`~..history.RecordingTransport`, so the history records the traffic as it went over the wire.
+Everything else passes through untouched. :class:`ClientTaskLayer` is a transport layer
+(``_transport_layers.py``) above the history's, so the history records the traffic as it went over
+the wire.
 Everything here runs on the runtime loop.
 """
 
@@ -35,9 +36,10 @@ from typing import Any
 import anyio
 
 from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
-from .._history import StreamProxy, WrappedTransport, fields_of
+from .._history import fields_of
+from .._transport_layers import Layer, LayeredTransport
 
-__all__ = ["ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
+__all__ = ["ClientTaskLayer", "ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
 #: What a client that runs sampling and elicitation as tasks declares under ``capabilities.tasks``.
 TASK_CAPABILITY = {
@@ -171,88 +173,86 @@ def _with_task_capability(message: Any) -> Any:
     return message.model_copy(update={"params": {**params, "capabilities": capabilities}})
 
 
-class _ReadStream(StreamProxy):
-    """The transport's read stream, minus the messages the client-side tasks answer themselves."""
-
-    def __init__(self, inner: Any, take: Callable[[Any], Any]) -> None:
-        super().__init__(inner)
-        self._take = take
-
-    async def receive(self) -> Any:
-        while True:
-            item = await self._inner.receive()
-            if not await self._take(item):
-                return item
-
-
-class _WriteStream(StreamProxy):
-    """The transport's write stream, adding ``capabilities.tasks`` to the ``initialize`` request."""
-
-    async def send(self, item: Any) -> None:
-        message = getattr(item, "message", None)
-        changed = _with_task_capability(message) if message is not None else None
-        if changed is not None and changed is not message:
-            from mcp.shared.message import SessionMessage
-
-            item = SessionMessage(message=changed, metadata=item.metadata)
-        await self._inner.send(item)
-
-
-class ClientTaskTransport(WrappedTransport):
-    """Wrap a transport (an async context manager yielding two streams) with client-side tasks.
+class ClientTaskLayer(Layer):
+    """The transport layer of client-side tasks: it adds ``capabilities.tasks`` to the outgoing
+    ``initialize``, and takes the incoming requests it answers itself (their answers go out through
+    the layers below it, so the history records them).
 
     ``dispatch(request_id, method, params)`` answers a sampling or elicitation request (wire JSON
     in, wire JSON out); the session passes one built on ``ClientSession.dispatch_input_request``.
     """
 
-    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict], Any]) -> None:
-        super().__init__(inner)
+    def __init__(self, dispatch: Callable[[Any, str, dict], Any]) -> None:
         self.tasks = ClientTasks(dispatch)
+        self._group: Any = None
+        self._send_below: Callable[[Any], Any] | None = None
 
     @asynccontextmanager
-    async def _wrap(self):
-        async with self._inner as (read_stream, write_stream):
-            # Entered and exited by hand, not with ``async with``: an error of the SDK's session
-            # must reach the connection as itself, not wrapped in this group's ExceptionGroup.
-            group = anyio.create_task_group()
-            await group.__aenter__()
-            writer = _WriteStream(write_stream)
+    async def running(self, send_below: Callable[[Any], Any]) -> Any:
+        # Entered and exited by hand, not with ``async with``: an error of the SDK's session must
+        # reach the connection as itself, not wrapped in this group's ExceptionGroup.
+        group = anyio.create_task_group()
+        await group.__aenter__()
+        self._group, self._send_below = group, send_below
+        try:
+            yield
+        finally:
+            group.cancel_scope.cancel()
+            await group.__aexit__(None, None, None)
 
-            async def reply(request_id: Any, produce: Callable[[], Any]) -> None:
-                from mcp.shared.message import SessionMessage
-                from mcp_types import ErrorData, JSONRPCError, JSONRPCResponse
+    def sent(self, item: Any) -> Any:
+        message = getattr(item, "message", None)
+        changed = _with_task_capability(message) if message is not None else None
+        if changed is not None and changed is not message:
+            from mcp.shared.message import SessionMessage
 
-                try:
-                    message: Any = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=await produce())
-                except _Refused as refused:
-                    message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
-                try:
-                    await write_stream.send(SessionMessage(message=message))
-                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-                    pass  # the connection is closing: nobody waits for this answer any more
+            return SessionMessage(message=changed, metadata=item.metadata)
+        return item
 
-            async def take(item: Any) -> bool:
-                message = getattr(item, "message", None)
-                fields = fields_of(message)
-                method, request_id = fields.get("method"), fields.get("id")
-                if method is None or request_id is None:
-                    return False  # a response, a notification or a transport error: the SDK's
-                params = message.params if isinstance(message.params, dict) else {}
-                if method in _AUGMENTABLE and isinstance(params.get("task"), dict):
-                    group.start_soon(
-                        reply, request_id, lambda: self.tasks.create(group, request_id, method, params)
-                    )
-                    return True
-                if method in _TASK_METHODS:
-                    group.start_soon(reply, request_id, lambda: self.tasks.answer(method, params))
-                    return True
-                return False
+    def received(self, item: Any) -> Any:
+        message = getattr(item, "message", None)
+        fields = fields_of(message)
+        method, request_id = fields.get("method"), fields.get("id")
+        if method is None or request_id is None:
+            return item  # a response, a notification or a transport error: the SDK's
+        params = message.params if isinstance(message.params, dict) else {}
+        if method in _AUGMENTABLE and isinstance(params.get("task"), dict):
+            group = self._group
+            group.start_soon(
+                self._reply, request_id, lambda: self.tasks.create(group, request_id, method, params)
+            )
+            return None
+        if method in _TASK_METHODS:
+            self._group.start_soon(self._reply, request_id, lambda: self.tasks.answer(method, params))
+            return None
+        return item
 
-            try:
-                yield _ReadStream(read_stream, take), writer
-            finally:
-                group.cancel_scope.cancel()
-                await group.__aexit__(None, None, None)
+    async def _reply(self, request_id: Any, produce: Callable[[], Any]) -> None:
+        from mcp.shared.message import SessionMessage
+        from mcp_types import ErrorData, JSONRPCError, JSONRPCResponse
+
+        try:
+            message: Any = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=await produce())
+        except _Refused as refused:
+            message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
+        try:
+            await self._send_below(SessionMessage(message=message))  # type: ignore[misc]
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            pass  # the connection is closing: nobody waits for this answer any more
+
+
+class ClientTaskTransport(LayeredTransport):
+    """A transport (an async context manager yielding two streams) with :class:`ClientTaskLayer`
+    alone (a connection stacks it with its other layers)."""
+
+    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict], Any]) -> None:
+        self.layer = ClientTaskLayer(dispatch)
+        super().__init__(inner, [self.layer])
+
+    @property
+    def tasks(self) -> ClientTasks:
+        """The tasks the server asked this connection to run."""
+        return self.layer.tasks
 
 
 async def dispatch_with(session: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:

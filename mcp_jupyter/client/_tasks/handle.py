@@ -12,7 +12,7 @@ from ... import _views as views
 from ..._wording import counted
 from ...errors import MCPJupyterError, RequestTimeout
 from ...runtime import runtime
-from .._twins import blocking, on_runtime
+from .._runtime_methods import blocking, on_runtime
 from .pace import LAST_LOOK
 from .preview import arguments_preview, input_schema, summary
 from .state import TaskState

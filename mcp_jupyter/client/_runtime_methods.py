@@ -1,4 +1,5 @@
-"""Sync and async twins, written once.
+"""A connection's methods that run on the runtime thread: each written once, as the async method,
+its sync twin derived from it.
 
 Every public request method of a connection is written once, as an ``async def`` whose body runs
 on the runtime loop (docs/architecture.md: the kernel's main thread never runs SDK code).

@@ -1,0 +1,176 @@
+"""Transport layers: the jobs done on every message between a transport and the SDK, in one pass.
+
+A connection's transport (stdio, HTTP, a legacy in-memory one) is wrapped by a few layers, each one
+concept in its own module: the history records each message (``_history.py``), a 2026-07-28 result
+without ``resultType`` is completed (``_result_type.py``), an icon the schema does not allow is
+dropped (``_icon_guard.py``), and client-side tasks answer their own requests
+(``_tasks/client_side.py``). Each is a :class:`Layer`, whose hooks are plain functions called on
+each message; :class:`LayeredTransport` runs a stack of them in ONE read stream and ONE write
+stream. A stream proxy per layer cost a coroutine frame per layer that each message, and each
+resume of a waiting ``receive``, passed through (about a third of our cost of a stdio call).
+
+Layers are listed from the transport up: the first sees a received message first and a sent one
+last, so the history (first) records what went over the wire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import anyio
+
+__all__ = ["Layer", "LayeredTransport"]
+
+
+class Layer:
+    """One job done on each message between a transport and the SDK (override what it needs)."""
+
+    def sent(self, item: Any) -> Any:
+        """The item to send in place of ``item`` (a ``SessionMessage`` from the SDK, going out)."""
+        return item
+
+    def received(self, item: Any) -> Any:
+        """The item the layers above receive in place of ``item`` (a ``SessionMessage``, or a
+        transport's exception), or None when this layer took it (answered it itself)."""
+        return item
+
+    def ended(self) -> None:
+        """The server's side of the stream ended (the process exited, the connection closed)."""
+
+    @asynccontextmanager
+    async def running(self, send_below: Callable[[Any], Any]) -> Any:
+        """Held while the transport is open: ``await send_below(item)`` sends a message of this
+        layer's own through the layers below it (recorded like any other)."""
+        yield
+
+
+class LayeredTransport:
+    """A transport (an async context manager yielding a read and a write stream) wrapped by
+    ``layers`` (from the transport up); itself such a transport, for ``mcp.Client``."""
+
+    def __init__(self, inner: Any, layers: list[Layer]) -> None:
+        self._inner = inner
+        self.layers = list(layers)
+        self._stack: AsyncExitStack | None = None
+
+    async def __aenter__(self) -> tuple[Any, Any]:
+        stack = AsyncExitStack()
+        await stack.__aenter__()
+        try:
+            read_stream, write_stream = await stack.enter_async_context(self._inner)
+            for index, layer in enumerate(self.layers):
+                await stack.enter_async_context(layer.running(_SendBelow(write_stream, self.layers[:index])))
+        except BaseException:
+            await stack.__aexit__(None, None, None)
+            raise
+        self._stack = stack
+        received = tuple(layer.received for layer in self.layers)
+        ended = tuple(layer.ended for layer in self.layers)
+        sent = tuple(layer.sent for layer in reversed(self.layers))
+        return _ReadStream(read_stream, received, ended), _WriteStream(write_stream, sent)
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        stack, self._stack = self._stack, None
+        if stack is not None:
+            return await stack.__aexit__(*exc)
+        return None
+
+
+# Module globals, not attribute lookups on anyio for each message.
+_STREAM_ENDED = (anyio.EndOfStream, anyio.ClosedResourceError)
+_END_OF_STREAM = anyio.EndOfStream
+
+
+class _SendBelow:
+    """Sends an item through the ``sent`` hooks of the layers below one layer, then the transport."""
+
+    __slots__ = ("_inner", "_sent")
+
+    def __init__(self, inner: Any, below: list[Layer]) -> None:
+        self._inner = inner
+        self._sent = tuple(layer.sent for layer in reversed(below))
+
+    async def __call__(self, item: Any) -> None:
+        for sent in self._sent:
+            item = sent(item)
+        await self._inner.send(item)
+
+
+class _Stream:
+    """What both streams forward to the transport's own stream."""
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def aclose(self) -> None:
+        """Close the stream."""
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _Stream:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context`` of context-aware streams
+        return getattr(self._inner, name)
+
+
+class _ReadStream(_Stream):
+    """The transport's read stream, each item passed up through the layers' ``received`` hooks."""
+
+    __slots__ = ("_received", "_ended")
+
+    def __init__(self, inner: Any, received: tuple, ended: tuple) -> None:
+        super().__init__(inner)
+        self._received, self._ended = received, ended
+
+    async def receive(self) -> Any:
+        """The next item no layer took."""
+        try:
+            return await self.__anext__()
+        except StopAsyncIteration:
+            raise _END_OF_STREAM from None
+
+    def __aiter__(self) -> _ReadStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        # The loop is here, not in receive(): the SDK reads with ``async for``, and a reader waits
+        # here between messages, so every resume would pass through one more frame.
+        while True:
+            try:
+                item = await self._inner.receive()
+            except _STREAM_ENDED as exc:
+                for ended in self._ended:
+                    ended()
+                if isinstance(exc, _END_OF_STREAM):
+                    raise StopAsyncIteration from None
+                raise
+            for received in self._received:
+                item = received(item)
+                if item is None:
+                    break
+            else:
+                return item
+
+
+class _WriteStream(_Stream):
+    """The transport's write stream, each item passed down through the layers' ``sent`` hooks."""
+
+    __slots__ = ("_sent",)
+
+    def __init__(self, inner: Any, sent: tuple) -> None:
+        super().__init__(inner)
+        self._sent = sent
+
+    async def send(self, item: Any) -> None:
+        """Send ``item`` (as the layers change it) down the transport."""
+        for sent in self._sent:
+            item = sent(item)
+        await self._inner.send(item)
