@@ -61,9 +61,9 @@ CLEAN = {
 
 
         def start():
-            import anyio  # a heavy dependency, loaded on first use (LAZY_IMPORTS)
+            import pandas  # a heavy dependency, loaded on first use (LAZY_IMPORTS)
 
-            return anyio
+            return pandas
     """,
     "client/connection.py": """
         from .. import errors
