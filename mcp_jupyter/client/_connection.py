@@ -23,6 +23,7 @@ from typing import Any
 from .. import _extending as extending
 from .. import _icons as icons
 from .. import _views as views
+from .._protocol import JSONObject
 from ..errors import ConnectionFailed
 from ..runtime import runtime
 from ._history import History
@@ -76,9 +77,9 @@ class Connection(
         connect_timeout: float | None = None,
         mode: str = "auto",
         transport: str = "auto",
-        sampling_callback: Callable | None = None,
-        elicitation_callback: Callable | None = None,
-        list_roots_callback: Callable | None = None,
+        sampling_callback: Callable[..., Any] | None = None,
+        elicitation_callback: Callable[..., Any] | None = None,
+        list_roots_callback: Callable[..., Any] | None = None,
         validate: bool = True,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         roots: list[str] | bool | None = None,
@@ -228,10 +229,11 @@ class Connection(
         return self._session.stderr_tail(lines)
 
     @property
-    def server_info(self) -> dict:
+    def server_info(self) -> JSONObject:
         """The server's name, version and title (empty when it did not identify itself)."""
         info = self._session.require_client().server_info
-        return info.model_dump(exclude_none=True, mode="json") if info is not None else {}
+        dumped: JSONObject = info.model_dump(exclude_none=True, mode="json") if info is not None else {}
+        return dumped
 
     @property
     def icon_origin(self) -> str | None:
@@ -243,7 +245,8 @@ class Connection(
     def icon(self) -> icons.IconChoice | None:
         """The server's icon to show (``serverInfo.icons``, 2025-11-25), checked by
         :func:`mcp_jupyter._icons.choose`: a ``src`` to load, a ``note`` saying why none is, or None."""
-        return icons.choose(self.server_info.get("icons"), origin=self.icon_origin)
+        given = self.server_info.get("icons")
+        return icons.choose(given if isinstance(given, list) else None, origin=self.icon_origin)
 
     @property
     def protocol_version(self) -> str:
@@ -251,7 +254,7 @@ class Connection(
         return self._session.require_client().protocol_version
 
     @property
-    def capabilities(self) -> dict:
+    def capabilities(self) -> JSONObject:
         """The server's capabilities as wire-format JSON data."""
         return self._session.capabilities
 

@@ -72,13 +72,13 @@ class HistoryEntry:
     truncated: bool = False
     preview: str | None = field(default=None, repr=False)
     _raw: Any = field(default=None, repr=False)  # an invalid message's exception
-    _message: dict | None = field(default=None, repr=False)
+    _message: dict[str, Any] | None = field(default=None, repr=False)
     _json: bytes | None = field(default=None, repr=False)  # the message as serialized once
     _size: int | None = field(default=None, repr=False)
     _cost: int = field(default=0, repr=False)  # what it counts against History.max_bytes
 
     @property
-    def message(self) -> dict:
+    def message(self) -> dict[str, Any]:
         """The full message as plain JSON data (for a ``truncated`` entry, its summary)."""
         if self.truncated:
             summary: dict[str, Any] = {"jsonrpc": "2.0"}
@@ -89,7 +89,8 @@ class HistoryEntry:
             summary.update(truncated=True, size=self._size, preview=self.preview)
             return summary
         if self._json is not None:  # parsed on each look: the history holds only the bytes
-            return json.loads(self._json)
+            parsed: dict[str, Any] = json.loads(self._json)
+            return parsed
         if self._message is None:
             raw = self._raw
             if isinstance(raw, Exception):
@@ -116,7 +117,8 @@ def _serialize(message: Any) -> bytes:
     serializer = getattr(message, "__pydantic_serializer__", None)
     try:
         if serializer is not None:
-            return serializer.to_json(message, by_alias=True, exclude_unset=True, fallback=str)
+            # per message: returned as it is (bytes), not through a typed local
+            return serializer.to_json(message, by_alias=True, exclude_unset=True, fallback=str)  # type: ignore[no-any-return]
     except Exception:  # noqa: BLE001 - a value pydantic cannot write still gets recorded
         pass
     dump = getattr(message, "model_dump", None)
@@ -282,7 +284,7 @@ class History:
             self.dropped += len(self._entries)
             self._entries.clear()
 
-    def to_records(self) -> list[dict]:
+    def to_records(self) -> list[dict[str, Any]]:
         """Rows of plain data: direction, kind, method, id, time, duration_ms, size, truncated, error."""
         return [
             {

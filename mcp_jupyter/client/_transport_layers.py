@@ -126,7 +126,12 @@ class _ReadStream(_Stream):
 
     __slots__ = ("_received", "_ended")
 
-    def __init__(self, inner: Any, received: tuple, ended: tuple) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        received: tuple[Callable[[Any], Any], ...],
+        ended: tuple[Callable[[], None], ...],
+    ) -> None:
         super().__init__(inner)
         self._received, self._ended = received, ended
 
@@ -165,7 +170,7 @@ class _WriteStream(_Stream):
 
     __slots__ = ("_sent",)
 
-    def __init__(self, inner: Any, sent: tuple) -> None:
+    def __init__(self, inner: Any, sent: tuple[Callable[[Any], Any], ...]) -> None:
         super().__init__(inner)
         self._sent = sent
 

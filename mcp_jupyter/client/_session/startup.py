@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see Lifecycle._wait_for_roots_request)
 
 
-def adapt_callback(fn: Callable | None, *, arity: int) -> Callable | None:
+def adapt_callback(fn: Callable[..., Any] | None, *, arity: int) -> Callable[..., Any] | None:
     """Wrap a user's sync or async callable as the async callback the SDK requires."""
     if fn is None:
         return None
@@ -276,7 +276,9 @@ class Lifecycle:
             ],
         )
 
-    async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
+    async def _answer_server_request(
+        self, request_id: Any, method: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
         """A sampling or elicitation request of a client-side task, answered by this connection's
         callbacks (the consent layer), as the SDK answers an ordinary one."""
         return await dispatch_with(self.session.require_client().session, request_id, method, params)
@@ -317,7 +319,7 @@ class Lifecycle:
             log_level="info",
         )
 
-    def _noting_roots_request(self, callback: Callable) -> Callable:
+    def _noting_roots_request(self, callback: Callable[..., Any]) -> Callable[..., Any]:
         async def call(*args: Any) -> Any:
             try:
                 return await callback(*args)
@@ -387,7 +389,7 @@ def name_the_doctor(error: BaseException, spec: Any) -> None:
     error.args = (f"{error.args[0]}{hint}", *error.args[1:])
 
 
-_LIVE_SESSIONS: weakref.WeakSet = weakref.WeakSet()
+_LIVE_SESSIONS: weakref.WeakSet[Session] = weakref.WeakSet()
 _exit_hook_installed = False
 
 

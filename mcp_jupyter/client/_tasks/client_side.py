@@ -42,7 +42,7 @@ from .._transport_layers import Layer, LayeredTransport
 __all__ = ["ClientTaskLayer", "ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
 #: What a client that runs sampling and elicitation as tasks declares under ``capabilities.tasks``.
-TASK_CAPABILITY = {
+TASK_CAPABILITY: dict[str, Any] = {
     "list": {},
     "cancel": {},
     "requests": {"sampling": {"createMessage": {}}, "elicitation": {"create": {}}},
@@ -60,8 +60,8 @@ class ClientTask(TaskRecord):
 
     method: str
     poll_ms: int = POLL_INTERVAL_MS
-    result: dict | None = None  # the request's result (wire JSON) once completed
-    error: dict | None = None  # the JSON-RPC error once failed
+    result: dict[str, Any] | None = None  # the request's result (wire JSON) once completed
+    error: dict[str, Any] | None = None  # the JSON-RPC error once failed
     scope: Any = None  # the anyio CancelScope of the work (tasks/cancel cancels it)
     done: Any = None  # anyio.Event set on reaching a terminal status
 
@@ -79,7 +79,7 @@ class ClientTasks:
     JSON-RPC error); the connection gives it :meth:`ClientSession.dispatch_input_request`.
     """
 
-    def __init__(self, dispatch: Callable[[Any, str, dict], Any]) -> None:
+    def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.dispatch = dispatch
         self.tasks: dict[str, ClientTask] = {}
 
@@ -92,17 +92,20 @@ class ClientTasks:
             if now > created + task.ttl_ms / 1000:
                 del self.tasks[task.id]
 
-    def _find(self, params: dict | None) -> ClientTask:
+    def _find(self, params: dict[str, Any] | None) -> ClientTask:
         task_id = (params or {}).get("taskId")
         task = self.tasks.get(task_id) if isinstance(task_id, str) else None
         if task is None:
             raise _Refused(INVALID_PARAMS, f"no task {task_id!r} on this client (unknown or expired)")
         return task
 
-    async def create(self, group: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
+    async def create(
+        self, group: Any, request_id: Any, method: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
         """Accept a task-augmented request: start its work in ``group``; the ``CreateTaskResult``."""
         self._expire()
-        metadata = params.get("task") if isinstance(params.get("task"), dict) else {}
+        given = params.get("task")
+        metadata = given if isinstance(given, dict) else {}
         ttl = metadata.get("ttl")
         task = ClientTask(id=uuid.uuid4().hex, method=method, ttl_ms=ttl if isinstance(ttl, int) else None)
         task.done = anyio.Event()
@@ -128,7 +131,7 @@ class ClientTasks:
         group.start_soon(work)
         return {"task": task.wire(ERA)}
 
-    async def answer(self, method: str, params: dict | None) -> dict[str, Any]:
+    async def answer(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """The result of one ``tasks/*`` request (raises :class:`_Refused` for a protocol error)."""
         self._expire()
         if method == "tasks/list":
@@ -182,7 +185,7 @@ class ClientTaskLayer(Layer):
     in, wire JSON out); the session passes one built on ``ClientSession.dispatch_input_request``.
     """
 
-    def __init__(self, dispatch: Callable[[Any, str, dict], Any]) -> None:
+    def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.tasks = ClientTasks(dispatch)
         self._group: Any = None
         self._send_below: Callable[[Any], Any] | None = None
@@ -210,7 +213,7 @@ class ClientTaskLayer(Layer):
         return item
 
     def received(self, item: Any) -> Any:
-        message = getattr(item, "message", None)
+        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
         fields = fields_of(message)
         method, request_id = fields.get("method"), fields.get("id")
         if method is None or request_id is None:
@@ -245,7 +248,7 @@ class ClientTaskTransport(LayeredTransport):
     """A transport (an async context manager yielding two streams) with :class:`ClientTaskLayer`
     alone (a connection stacks it with its other layers)."""
 
-    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict], Any]) -> None:
+    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.layer = ClientTaskLayer(dispatch)
         super().__init__(inner, [self.layer])
 
@@ -255,7 +258,7 @@ class ClientTaskTransport(LayeredTransport):
         return self.layer.tasks
 
 
-async def dispatch_with(session: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
+async def dispatch_with(session: Any, request_id: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
     """Answer a sampling or elicitation request through ``session`` (an SDK ``ClientSession``):
     its callbacks, as for an ordinary server request. Wire JSON in and out; a refusal raises."""
     from mcp.client.session import ClientRequestContext
@@ -273,4 +276,5 @@ async def dispatch_with(session: Any, request_id: Any, method: str, params: dict
     answer = await session.dispatch_input_request(ctx, request)
     if isinstance(answer, ErrorData):
         raise _Refused(answer.code, answer.message, answer.data)
-    return answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+    result: dict[str, Any] = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return result

@@ -4,7 +4,7 @@ status line in notebooks) and the table of a server's tasks (:class:`TaskTable`)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import anyio
 
@@ -18,6 +18,9 @@ from .preview import arguments_preview, input_schema, summary
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
 
+if TYPE_CHECKING:
+    from .._session.core import Session
+
 
 class Task:
     """A tool call the server runs in the background (``conn.start(...)``, ``conn.task(id)``).
@@ -28,7 +31,7 @@ class Task:
     to stop. In a notebook it shows as a live status line.
     """
 
-    def __init__(self, session: Any, state: TaskState) -> None:
+    def __init__(self, session: Session, state: TaskState) -> None:
         self._session = session
         self._state = state
 
@@ -74,7 +77,7 @@ class Task:
         return self._state.terminal
 
     @property
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, object]:
         """The arguments the task was started with (those kept: secret-looking names are not stored)."""
         return dict(self._state.arguments)
 
@@ -196,7 +199,7 @@ async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
             state.waiters.remove(waiter)
 
 
-def ensure_following(session: Any, state: TaskState) -> None:
+def ensure_following(session: Session, state: TaskState) -> None:
     """Follow ``state`` in the background (on the runtime loop) unless something already does."""
     if state.following or state.result is not None or state.gone or state.error is not None:
         return
@@ -221,7 +224,7 @@ async def _spawn_async(spawn: Callable[[], None]) -> None:
     spawn()
 
 
-class TaskTable(list):
+class TaskTable(list[Task]):
     """The tasks a notebook knows on one server (a list of :class:`Task`): a table in notebooks,
     ``.to_dataframe()`` for pandas."""
 
