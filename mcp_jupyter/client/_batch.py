@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["map_tool", "map_rows"]
 
 
-def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
+def _normalize_inputs(inputs: Any) -> tuple[list[dict[str, Any]], Any]:
     """(list of argument dicts, the DataFrame they came from or None)."""
     if hasattr(inputs, "to_dict") and hasattr(inputs, "columns"):
         return [dict(r) for r in inputs.to_dict("records")], inputs
@@ -33,7 +33,7 @@ def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
 async def map_rows(
     session: Session,
     tool: str,
-    rows: list[dict],
+    rows: list[dict[str, Any]],
     concurrency: int,
     timeout: float | None,
     on_done: Any = None,
@@ -61,7 +61,9 @@ async def map_rows(
     return results
 
 
-def _finish(rows: list[dict], frame: Any, results: list[Any], errors: str, as_dataframe: bool | None) -> Any:
+def _finish(
+    rows: list[dict[str, Any]], frame: Any, results: list[Any], errors: str, as_dataframe: bool | None
+) -> Any:
     if errors not in ("raise", "collect"):
         raise ValueError("errors must be 'raise' or 'collect'")
     if errors == "raise":

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import tempfile
 import weakref
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +59,7 @@ def classify(
     target: Any,
     *,
     env: dict[str, str] | None = None,
-    cwd: str | os.PathLike | None = None,
+    cwd: str | os.PathLike[str] | None = None,
     headers: dict[str, str] | None = None,
     transport: str = "auto",
 ) -> Target:
@@ -104,7 +105,7 @@ def check_command(argv: list[str], cwd: str | None) -> None:
         raise ConnectionFailed(f"command not found: {exe!r}{hint}; is it installed and on PATH?")
 
 
-_LIVE_CAPTURES: weakref.WeakSet = weakref.WeakSet()
+_LIVE_CAPTURES: weakref.WeakSet[StderrCapture] = weakref.WeakSet()
 
 
 @atexit.register
@@ -196,7 +197,7 @@ def streamable_http_transport(target: Target, auth: Any = None, on_response: Any
     from mcp.client.streamable_http import streamable_http_client
 
     @asynccontextmanager
-    async def transport():
+    async def transport() -> AsyncIterator[Any]:
         async with (
             http_client(target, auth, on_response) as client,
             streamable_http_client(target.url, http_client=client) as streams,
