@@ -41,8 +41,8 @@ class ToolUi:
 
     resource_uri: str
     visibility: tuple[str, ...] = DEFAULT_VISIBILITY
-    csp: dict | None = None
-    permissions: dict | None = None
+    csp: dict[str, Any] | None = None
+    permissions: dict[str, Any] | None = None
     prefers_border: bool | None = None
 
     @property
@@ -56,7 +56,7 @@ class ToolUi:
         return "app" in self.visibility
 
 
-def ui_meta(meta: Any) -> dict:
+def ui_meta(meta: Any) -> dict[str, Any]:
     """The ``ui`` object of a ``_meta`` (empty when absent or not an object)."""
     ui = meta.get("ui") if isinstance(meta, Mapping) else None
     return dict(ui) if isinstance(ui, Mapping) else {}
@@ -90,6 +90,6 @@ def tool_ui(meta: Any, resource_meta: Any = None) -> ToolUi | None:
     )
 
 
-def dict_or_none(value: Any) -> dict | None:
+def dict_or_none(value: Any) -> dict[str, Any] | None:
     """A copy of ``value`` when it is a mapping, else None (a server's CSP, permissions)."""
     return dict(value) if isinstance(value, Mapping) else None
