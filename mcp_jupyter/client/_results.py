@@ -44,11 +44,12 @@ MAX_DECODE_BYTES = 64 * 1024 * 1024
 """Base64 payloads whose decoded size would exceed this are refused (checked before decoding)."""
 
 
-def _dump(model: Any) -> dict | None:
+def _dump(model: Any) -> dict[str, Any] | None:
     """A pydantic model as wire-format JSON data (camelCase keys), or None."""
     if model is None:
         return None
-    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    dumped: dict[str, Any] = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return dumped
 
 
 def decoded_size(data_b64: str) -> int:
@@ -78,7 +79,7 @@ class TextBlock:
     """Text content."""
 
     text: str
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     type: str = "text"
 
@@ -87,7 +88,7 @@ class TextBlock:
 class _BinaryBlock:
     data_b64: str = field(repr=False)
     mime_type: str
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -137,7 +138,7 @@ class ResourceLinkBlock:
     description: str | None = None
     mime_type: str | None = None
     size: int | None = None
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     type: str = "resource_link"
 
@@ -150,7 +151,7 @@ class EmbeddedResourceBlock:
     mime_type: str | None
     text: str | None = None
     blob_b64: str | None = field(default=None, repr=False)
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     type: str = "resource"
 
@@ -165,9 +166,9 @@ class UnknownBlock:
     """A content block of a type this version does not know; ``data`` holds it as JSON."""
 
     type: str
-    data: dict
+    data: dict[str, Any]
     raw: Any = field(default=None, repr=False, compare=False)
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
 
 
 ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | EmbeddedResourceBlock | UnknownBlock
@@ -227,7 +228,7 @@ class ToolResult:
     tool: Tool | None = None
     server: str | None = None
     raw: Any = field(default=None, repr=False)
-    arguments: dict | None = field(default=None, repr=False)  # what the tool was called with
+    arguments: dict[str, Any] | None = field(default=None, repr=False)  # what the tool was called with
     # (outputSchema, structured, problems) of the last schema check: see schema_errors()
     _checked: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -444,7 +445,7 @@ class PromptResult:
         """All message texts, one per line, prefixed by role."""
         return "\n".join(f"{m.role}: {m.text}" for m in self.messages)
 
-    def to_openai(self) -> list[dict]:
+    def to_openai(self) -> list[dict[str, Any]]:
         """The messages as OpenAI-style chat messages (text only)."""
         return [{"role": m.role, "content": m.text} for m in self.messages]
 

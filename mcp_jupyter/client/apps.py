@@ -67,11 +67,11 @@ class AppResource:
 
     uri: str
     html: str
-    csp: dict | None = None
-    permissions: dict | None = None
+    csp: dict[str, Any] | None = None
+    permissions: dict[str, Any] | None = None
     prefers_border: bool | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON data for the frontend (camelCase, as on the wire)."""
         return {
             "uri": self.uri,
@@ -88,10 +88,10 @@ class AppRecord:
 
     app_id: str
     tool: Any  # client.items.Tool (holds a weak reference to its connection)
-    arguments: dict
+    arguments: dict[str, Any]
     result: Any  # client.results.ToolResult
-    messages: list[dict] = field(default_factory=list)  # ui/message requests the person approved
-    context: dict | None = None  # the last ui/update-model-context
+    messages: list[dict[str, Any]] = field(default_factory=list)  # ui/message requests the person approved
+    context: dict[str, Any] | None = None  # the last ui/update-model-context
 
     @property
     def connection(self) -> Any:
@@ -122,13 +122,13 @@ def get(app_id: str) -> AppRecord | None:
         return _records.get(app_id)
 
 
-def add_message(record: AppRecord, content: list, role: str = "user") -> None:
+def add_message(record: AppRecord, content: list[Any], role: str = "user") -> None:
     """Keep one approved ``ui/message`` on ``record`` (any thread)."""
     with _lock:
         record.messages.append({"role": role, "content": content})
 
 
-def messages() -> list[dict]:
+def messages() -> list[dict[str, Any]]:
     """Every ``ui/message`` an app sent (after the person approved it), oldest first: dicts with
     ``app_id``, ``server``, ``tool`` and ``content`` (the message's content blocks)."""
     with _lock:
