@@ -85,7 +85,7 @@ connect = blocking(aconnect)
 
 
 def connect_config(
-    config: str | os.PathLike | Mapping[str, Any],
+    config: str | os.PathLike[str] | Mapping[str, Any],
     names: list[str] | str | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,

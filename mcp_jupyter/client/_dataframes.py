@@ -181,7 +181,7 @@ def _table_value(data: Any, field: str | None, header: bool | None) -> pd.DataFr
     )
 
 
-def _ways(data: Mapping, header: bool | None) -> str:
+def _ways(data: Mapping[str, Any], header: bool | None) -> str:
     """The calls that give a table from some field of ``data`` (each tried), else ``result.data``."""
     calls = (_working_call(data, key, header) for key, value in data.items() if isinstance(value, list))
     working = [call for call in calls if call]

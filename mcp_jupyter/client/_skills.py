@@ -18,6 +18,7 @@ A server declaring the extension answers ``skills/list`` with entries
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from .._frontmatter import parse_frontmatter
 from ..errors import SkillVerificationFailed
@@ -31,7 +32,7 @@ DYNAMIC = "dynamic"
 _DIGESTS = {"sha256": hashlib.sha256, "sha384": hashlib.sha384, "sha512": hashlib.sha512}
 
 
-def declared(capabilities: dict) -> bool:
+def declared(capabilities: dict[str, Any]) -> bool:
     """Whether a server's capabilities declare the skills extension."""
     return SKILLS_EXTENSION in ((capabilities or {}).get("extensions") or {})
 
@@ -80,7 +81,7 @@ def check_file(skill: str, uri: str, content: str | bytes, size: int | None, dig
         )
 
 
-def check_frontmatter(skill: str, uri: str, text: str, listed: dict) -> dict:
+def check_frontmatter(skill: str, uri: str, text: str, listed: dict[str, Any]) -> dict[str, Any]:
     """The frontmatter of ``SKILL.md`` (``text``), refused unless it equals the listing's ``listed``
     field by field; returns it."""
     found = parse_frontmatter(text)

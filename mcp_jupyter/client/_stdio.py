@@ -268,7 +268,7 @@ def _signal_group(pid: int, signum: int) -> None:
         pass
 
 
-async def _deliver(lines: list, writer: Any, warn: Callable[[str], None]) -> None:
+async def _deliver(lines: list[bytes | LineTooLong], writer: Any, warn: Callable[[str], None]) -> None:
     """Send each line's message; a function of its own so a big line is freed once it is delivered."""
     while lines:
         message = await _message_of(lines.pop(0), warn)

@@ -22,7 +22,7 @@ ProgressCallback = Callable[[float, float | None, str | None], Any]
 async def call_tool(
     session: Session,
     name: str,
-    args: dict,
+    args: dict[str, Any],
     timeout: float | None,
     progress: ProgressCallback | None,
     raise_on_error: bool,

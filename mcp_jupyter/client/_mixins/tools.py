@@ -96,7 +96,7 @@ class ToolsFeature:
     map = blocking(amap)
 
 
-def merge_args(arguments: Mapping[str, Any] | None, kwargs: dict) -> dict:
+def merge_args(arguments: Mapping[str, Any] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
     """One dict of arguments from a positional dict and keyword arguments (keywords win)."""
     if arguments is not None and not isinstance(arguments, Mapping):
         raise TypeError(f"arguments must be a dict, not {type(arguments).__name__}")

@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 # Live SDK providers by server URL: logout must also forget the tokens a connection holds in memory.
-_PROVIDERS: dict[str, weakref.WeakSet] = {}
+_PROVIDERS: dict[str, weakref.WeakSet[Any]] = {}  # the SDK's providers, by server URL
 
 
 def provider_for(options: OAuth, url: str, server: str, on_person: Any = None) -> Any:
@@ -79,7 +79,7 @@ def token_file() -> str:
     return str(default_store().path)
 
 
-class AuthStatus(list):
+class AuthStatus(list[dict[str, Any]]):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:

@@ -42,10 +42,10 @@ LOOPBACK_PATH = "/callback"
 _PARAMS = CALLBACK_PARAMS
 _MAX_REQUEST = 16 * 1024
 
-_page_source: Callable[[], dict | None] | None = None
+_page_source: Callable[[], dict[str, Any] | None] | None = None
 
 
-def set_page_source(source: Callable[[], dict | None] | None) -> None:
+def set_page_source(source: Callable[[], dict[str, Any] | None] | None) -> None:
     """Tell the client how to learn about the JupyterLab page (set by :mod:`mcp_jupyter.lab`)."""
     global _page_source
     _page_source = source

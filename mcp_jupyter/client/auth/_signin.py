@@ -302,7 +302,7 @@ class Browser:
         if signin.via != "jupyter" and _in_kernel():
             _offer_stdin_paste(signin)
 
-    async def _run_hook(self, hook: Callable, signin: SignIn) -> None:
+    async def _run_hook(self, hook: Callable[[str], Any], signin: SignIn) -> None:
         """The headless user agent: it may return the redirect URL it ended on (then no receiver is needed)."""
         if inspect.iscoroutinefunction(hook):
             result = await hook(signin.url)

@@ -42,7 +42,7 @@ def store_dir() -> Path:
 class TokenStore:
     """The token file: records by server URL (see the module docstring)."""
 
-    def __init__(self, directory: str | os.PathLike | None = None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = Path(directory) if directory is not None else store_dir()
 
     @property
