@@ -4,7 +4,7 @@ answers its input requests through the consent layer, fetches its result). Runs 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
@@ -363,7 +363,8 @@ async def _follow_2026(
     if state.status == "cancelled":
         raise _cancelled(session, state)
     if state.status == "failed":
-        raise _failed(session, state, detail.get("error") or {})
+        error = detail.get("error")  # a JSON-RPC error object; anything else says nothing
+        raise _failed(session, state, error if isinstance(error, dict) else {})
     result = detail.get("result")
     if not isinstance(result, dict):
         raise ProtocolError(
@@ -380,7 +381,8 @@ async def _answer_inputs(session: Session, state: TaskState) -> None:
     from mcp_types import ErrorData, InputRequest
     from pydantic import TypeAdapter
 
-    requests = state.detail.get("inputRequests") or {}
+    given = state.detail.get("inputRequests")
+    requests = given if isinstance(given, dict) else {}  # key -> request; anything else asks nothing
     client = session.require_client()
     adapter = TypeAdapter(InputRequest)
     responses: JSONObject = {}
@@ -442,7 +444,7 @@ def _cancelled(session: Session, state: TaskState) -> RequestCancelled:
     )
 
 
-def _failed(session: Session, state: TaskState, error: JSONObject) -> TaskFailed:
+def _failed(session: Session, state: TaskState, error: Mapping[str, object]) -> TaskFailed:
     message = error.get("message") or state.message or "no reason given"
     state.failure = str(message)
     code = error.get("code")
