@@ -38,8 +38,8 @@ REQUIRED_API_ANCHORS = (
     "mcp_jupyter.Connection",
     "mcp_jupyter.Connection.call",
     "mcp_jupyter.ToolResult",
-    "module-mcp_jupyter.serve",
-    "mcp_jupyter.serve.serve",
+    "module-mcp_jupyter.serving",
+    "mcp_jupyter.serve",
     "module-mcp_jupyter.consent",
 )
 

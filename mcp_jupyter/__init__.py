@@ -14,7 +14,7 @@ SDK is imported on first connect.
 
 Everything a user needs is a name here (``__all__``) or in a public subpackage: ``mcp_jupyter.client``
 (connections and what they return), ``.client.auth`` (OAuth sign-in, also ``mj.auth``), ``.consent``
-(sampling, elicitation and roots requests), ``.serve`` (notebook functions as an MCP server),
+(sampling, elicitation and roots requests), ``.serving`` (notebook functions as an MCP server),
 ``.testing`` (check, record, diff), ``.widgets`` (forms, explorer), ``.display`` (rich HTML),
 ``.mcp_registry`` (the MCP Registry and server.json, ``mj.registry``), ``.diagnosis`` (``mj.doctor``),
 ``.magics`` (``%mcp``), ``.dask`` (``conn.map`` on a cluster), ``.errors`` (the exceptions, also
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _extending, _views
+from . import _hooks
 from ._version import __version__
 from .errors import (  # errors are light and needed by every user
     AuthorizationFailed,
@@ -57,25 +57,16 @@ from .errors import (  # errors are light and needed by every user
 )
 
 
-def _load_ui() -> None:
-    """The composition root wires the UI to the core: views and consent cards register on import."""
-    import importlib
-
-    importlib.import_module("mcp_jupyter.widgets")
-
-
-_views.set_loader(_load_ui)
-
-
-def _attach_testing(connection_class: type) -> None:
-    """Connections get the testing layer's ``check``/``acheck``/``record`` when the class is defined:
-    the client never imports the layer above it (docs/architecture.md, "The testing layer")."""
-    from .testing._methods import attach
-
-    attach(connection_class)
+def _wire_the_parts_loaded_on_first_need() -> None:
+    """The composition root says how to import the parts that provide hooks (mcp_jupyter/_hooks.py):
+    the lower layers look a hook up, the part is imported then, and ``import mcp_jupyter`` imports
+    none of them (docs/architecture.md, "The hooks")."""
+    _hooks.UI.load_with(lambda: __import__("mcp_jupyter.widgets"))
+    _hooks.DISPLAY.load_with(lambda: __import__("mcp_jupyter.display"))
+    _hooks.TESTING.load_with(lambda: __import__("mcp_jupyter.testing._methods"))
 
 
-_extending.extend("Connection", _attach_testing)
+_wire_the_parts_loaded_on_first_need()
 
 # name -> module that defines it; resolved on first attribute access (PEP 562).
 _LAZY = {
@@ -99,18 +90,18 @@ _LAZY = {
     "Task": "client",
     "diff": "testing",  # what two connections offer differently
     "runtime": "runtime",
-    # serving notebook functions (mcp_jupyter.serve)
-    "tool": "serve",
-    "resource": "serve",
-    "prompt": "serve",
-    "skill": "serve",  # publish an agent skill (SKILL.md and its files)
-    "serve": "serve",
-    "server": "serve",
-    "export_notebook": "serve",
-    "task_status": "serve",  # inside a tool served as a task (docs/tasks.md)
-    "task_cancelled": "serve",
-    "task_elicit": "serve",
-    "atask_elicit": "serve",
+    # serving notebook functions (mcp_jupyter.serving; mj.serve is its function serve)
+    "tool": "serving",
+    "resource": "serving",
+    "prompt": "serving",
+    "skill": "serving",  # publish an agent skill (SKILL.md and its files)
+    "serve": "serving",
+    "server": "serving",
+    "export_notebook": "serving",
+    "task_status": "serving",  # inside a tool served as a task (docs/tasks.md)
+    "task_cancelled": "serving",
+    "task_elicit": "serving",
+    "atask_elicit": "serving",
     # consent: sampling, elicitation and roots requests from servers (mcp_jupyter.consent)
     "consent": None,
     # conn.map on a Dask cluster (mcp_jupyter.dask; needs the [dask] extra, imported on first use)
@@ -179,11 +170,10 @@ def __dir__() -> list[str]:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext mcp_jupyter``: register the ``%mcp`` magics and rich displays."""
+    """``%load_ext mcp_jupyter``: register the ``%mcp`` magics (results show as HTML without it)."""
     from .magics import load_ipython_extension as load_magics
 
     load_magics(ipython)
-    _register_formatters(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
@@ -217,33 +207,9 @@ def _warn_if_the_other_mcp_jupyter_is_installed() -> None:
 _warn_if_the_other_mcp_jupyter_is_installed()
 
 
-def _register_formatters(ipython: Any) -> None:
-    try:
-        from .display._formatters import register_formatters
-    except ImportError:  # display not available (minimal install)
-        return
-    register_formatters(ipython)
-
-
-def _register_formatters_if_ipython() -> None:
-    """Rich HTML for result objects as soon as the package is imported in IPython (cheap: by name)."""
-    import sys
-
-    if "IPython" not in sys.modules:
-        return
-    try:
-        from IPython import get_ipython
-
-        ip = get_ipython()
-    except Exception:  # noqa: BLE001
-        return
-    if ip is not None:
-        _register_formatters(ip)
-
-
 def _install_lab_channel_if_kernel() -> None:
-    """In an ipykernel, open the JupyterLab channel's comm target and announce the package to the
-    MCP sidebar (docs/architecture.md, "The JupyterLab channel"); light: nothing else is imported."""
+    """In an ipykernel, serve the JupyterLab channel's comm target, which the MCP sidebar asks for
+    (docs/architecture.md, "The JupyterLab channel"); nothing is sent, and nothing else is imported."""
     import sys
 
     if "ipykernel" not in sys.modules:
@@ -266,5 +232,4 @@ def _install_lab_channel_if_kernel() -> None:
         logging.getLogger("mcp_jupyter").debug("the JupyterLab channel was not installed", exc_info=True)
 
 
-_register_formatters_if_ipython()
 _install_lab_channel_if_kernel()

@@ -9,13 +9,22 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from mcp_jupyter._wording import counted
 
 __all__ = ["main"]
 
 
-def _add_export(subparsers: argparse._SubParsersAction) -> None:
+class Subcommands(Protocol):
+    """What ``ArgumentParser.add_subparsers()`` returns, as far as a subcommand uses it."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """A parser for the subcommand ``name``."""
+        ...
+
+
+def _add_export(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "export",
         help="write a standalone MCP server script from a notebook's @mj.tool/resource/prompt functions and mj.skill skills",
@@ -28,7 +37,7 @@ def _add_export(subparsers: argparse._SubParsersAction) -> None:
 def _run_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .serve import _export as export
+    from .serving import _export as export
 
     output = args.output or str(export.default_script_path(args.notebook))
     _, report = export.build(export.notebook_cells(args.notebook), output, origin=args.notebook)
@@ -39,7 +48,7 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_check(subparsers: argparse._SubParsersAction) -> None:
+def _add_check(subparsers: Subcommands) -> None:
     parser = subparsers.add_parser(
         "check",
         help="lint an MCP server (schemas, names, annotations, resources, prompts...); exit 1 on any error",
@@ -85,7 +94,7 @@ def _run_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_export, _add_check]
+SUBCOMMANDS: list[Callable[[Subcommands], None]] = [_add_export, _add_check]
 
 
 def main(argv: list[str] | None = None) -> int:

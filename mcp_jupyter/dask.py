@@ -43,7 +43,7 @@ except ImportError as exc:  # the optional extra is missing
 
 import pandas as pd
 
-from . import _views as views
+from . import _hooks as hooks
 from . import consent
 from .client._batch import in_notebook, map_rows
 from .client._connection import ConnectionSpec
@@ -155,7 +155,7 @@ def map(  # noqa: A001 - mj.dask.map, as conn.map
         _open_on_workers(client, job)  # first: it runs while the plugin registers
         _ensure_plugin(client)
     show_bar = progress_bar or (progress_bar is None and in_notebook() and stdin_available())
-    if show_bar and views.registered("map_progress"):
+    if show_bar and hooks.MAP_PROGRESS.get() is not None:
         rows = len(data) if isinstance(data, pd.DataFrame) else None  # a Dask frame's length is unknown
         _follow(topic, frame.npartitions, rows, tool, client)
     return frame.map_partitions(_map_partition, job, meta=meta, token=f"mcp-{tool}")
@@ -430,7 +430,7 @@ class _Progress:
         with self._lock:
             if self.bar is None or len(self.finished) >= self.partitions:  # a new computation
                 total = self.rows if self.rows is not None else self.partitions
-                self.bar = views.make("map_progress", total, self.label)
+                self.bar = hooks.MAP_PROGRESS.require()(total, self.label)
                 self.done, self.finished = {}, set()
             if number in self.finished:  # a partition computed again (its worker died after it finished)
                 return

@@ -16,7 +16,7 @@ or names a module the package does not have (a path from before a move) is repor
 A second rule keeps the internals private: the files that ship to users outside the package (README.md,
 docs/*.md, docs/_ext, notebooks, binder/, jupyter-config/, pyproject.toml's entry points; see
 USER_FACING) must not name a private module, one whose dotted name has a part starting with ``_``
-(``mcp_jupyter.client._session``, ``mcp_jupyter._views``), except those in PRIVATE_BUT_NAMED. What users
+(``mcp_jupyter.client._session``, ``mcp_jupyter._hooks``), except those in PRIVATE_BUT_NAMED. What users
 read, they copy; a private module may change in any release. Tests may import private modules.
 
 Exit status: 0 when both hold, 1 when one is broken, 2 when the package directory is missing. Standard
@@ -79,8 +79,8 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("client-core", ["mcp_jupyter.client.*"]),
     # the consent broker: sampling/elicitation/roots requests, policies, audit log (UI-free)
     ("consent", ["mcp_jupyter.consent.*"]),
-    # pure helpers and the UI seam: event-loop runtime, errors, JSON-schema helpers, view protocols, HTML
-    # escaping; _compat: the one seam to dependencies' private names
+    # pure helpers: event-loop runtime, errors, JSON-schema helpers, HTML escaping; the hooks by which a
+    # lower layer reaches a higher one; _compat: the one seam to dependencies' private names
     (
         "base",
         [
@@ -88,13 +88,12 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter.errors",
             "mcp_jupyter._tracebacks",
             "mcp_jupyter._schema",
-            "mcp_jupyter._views",
+            "mcp_jupyter._hooks",
             "mcp_jupyter._version",
             "mcp_jupyter._oauth_handoff",
             "mcp_jupyter._escaping",
             "mcp_jupyter._wording",
             "mcp_jupyter._icons",
-            "mcp_jupyter._extending",
             "mcp_jupyter._frontmatter",
             "mcp_jupyter._protocol",
             # the one place for uses of dependencies' private names (each module says why)
@@ -108,10 +107,11 @@ LAYERS: list[tuple[str, list[str]]] = [
 # (plus the pairs in ALLOWANCES).
 ISLANDS: list[tuple[str, list[str], list[str]]] = [
     # serving notebook functions as an MCP server (mj.serve, export), and the stdio <-> HTTP bridge;
-    # dependencies' private names only through the _compat seam
+    # dependencies' private names only through the _compat seam. mcp_jupyter.serve is its old name,
+    # which forwards the command paths earlier versions wrote into configs and exported scripts.
     (
         "serve",
-        ["mcp_jupyter.serve.*"],
+        ["mcp_jupyter.serving.*", "mcp_jupyter.serve.*"],
         [
             "mcp_jupyter.runtime",
             "mcp_jupyter.errors",
@@ -123,8 +123,9 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._compat.*",
         ],
     ),
-    # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package
-    ("demo", ["mcp_jupyter.demo.*"], []),
+    # the bundled demo MCP server (python -m mcp_jupyter.demo): must run without the rest of the package;
+    # the SDK's private names (the low-level server that serves 2025-era methods) through the seam only
+    ("demo", ["mcp_jupyter.demo.*"], ["mcp_jupyter._compat.mcp_sdk"]),
     # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
     # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._oauth_handoff
     (
@@ -138,7 +139,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
 # below it. An allowance lifts the layer and island rules.
 ALLOWANCES: list[tuple[str, str]] = [
     # %mcp serve / %mcp export drive the serve island from the magics
-    ("mcp_jupyter.magics", "mcp_jupyter.serve"),
+    ("mcp_jupyter.magics", "mcp_jupyter.serving"),
 ]
 
 # Imports inside functions. In the modules under LAZY_SCOPE a function may import only a heavy dependency,

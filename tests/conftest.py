@@ -181,6 +181,20 @@ def serve_tasks(*options: str) -> Iterator[tuple[str, str]]:
         stop_process(proc)
 
 
+@pytest.fixture
+def provide() -> Iterator[Callable]:
+    """``provide(hook, provider)``: provide one of mcp_jupyter's hooks (mcp_jupyter/_hooks.py) for this
+    test only; afterwards each hook holds what it held before."""
+    withdrawals: list[Callable[[], None]] = []
+
+    def provide_for_the_test(hook, provider) -> None:
+        withdrawals.append(hook.provide(provider))
+
+    yield provide_for_the_test
+    for withdraw in reversed(withdrawals):
+        withdraw()
+
+
 @pytest.fixture(scope="module")
 def task_server() -> Iterator[tuple[str, str]]:
     """tests/servers/tasks_server.py over Streamable HTTP (one per test module): ``(url, token)``."""

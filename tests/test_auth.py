@@ -371,11 +371,11 @@ def test_the_sign_in_card() -> None:
     assert "s1" not in repr(signin)
 
 
-def test_jupyter_route_redirect_through_handoff(server: RunningServer) -> None:
+def test_jupyter_route_redirect_through_handoff(server: RunningServer, provide) -> None:
     """In JupyterLab with the server extension, the redirect URI is the Jupyter route; the route hands the
     query to this kernel with mcp_jupyter._oauth_handoff.deliver (called here as the route calls it)."""
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter import _oauth_handoff as handoff
-    from mcp_jupyter.client import auth
 
     # As JupyterLab sends it: PageConfig.getBaseUrl() is an absolute URL.
     page = {
@@ -383,7 +383,7 @@ def test_jupyter_route_redirect_through_handoff(server: RunningServer) -> None:
         "base_url": "http://127.0.0.1:8888/user/ann/",
         "server_extension": True,
     }
-    auth.set_page_source(lambda: page)
+    provide(hooks.JUPYTER_PAGE, lambda: page)
     outcomes: list[str] = []
 
     def browser(url: str) -> None:
@@ -392,11 +392,8 @@ def test_jupyter_route_redirect_through_handoff(server: RunningServer) -> None:
         outcomes.append(handoff.deliver(result.params["state"], result.params))
         outcomes.append(handoff.deliver(result.params["state"], result.params))  # a replay
 
-    try:
-        conn = mj.connect("hub", server.urls["mcp"], auth=mj.OAuth(open_url=browser, store=False))
-        assert conn.call("whoami").structured["subject"] == "demo"
-    finally:
-        auth.set_page_source(None)
+    conn = mj.connect("hub", server.urls["mcp"], auth=mj.OAuth(open_url=browser, store=False))
+    assert conn.call("whoami").structured["subject"] == "demo"
     assert outcomes == ["delivered", "unknown"]
 
 
@@ -461,14 +458,16 @@ def test_unreachable_metadata_names_the_discovery_step() -> None:
         thread.join(10)
 
 
-def test_jupyter_route_chosen_when_the_hello_arrives_after_connect_began(server: RunningServer) -> None:
+def test_jupyter_route_chosen_when_the_hello_arrives_after_connect_began(
+    server: RunningServer, provide
+) -> None:
     """``import mcp_jupyter`` and ``mj.connect`` in one cell: JupyterLab's hello comes a moment later."""
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter import _oauth_handoff as handoff
-    from mcp_jupyter.client import auth
 
     page = {"origin": "http://127.0.0.1:8888", "base_url": "/", "server_extension": True}
     calls: list[int] = []
-    auth.set_page_source(lambda: page if calls.append(1) or len(calls) > 1 else None)
+    provide(hooks.JUPYTER_PAGE, lambda: page if calls.append(1) or len(calls) > 1 else None)
     outcomes: list[str] = []
 
     def browser(url: str) -> None:
@@ -476,8 +475,5 @@ def test_jupyter_route_chosen_when_the_hello_arrives_after_connect_began(server:
         assert result.redirect.startswith("http://127.0.0.1:8888/mcp-jupyter/oauth/callback?")
         outcomes.append(handoff.deliver(result.params["state"], result.params))
 
-    try:
-        mj.connect("hub", server.urls["mcp"], auth=mj.OAuth(open_url=browser, store=False))
-    finally:
-        auth.set_page_source(None)
+    mj.connect("hub", server.urls["mcp"], auth=mj.OAuth(open_url=browser, store=False))
     assert outcomes == ["delivered"]

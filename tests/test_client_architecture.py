@@ -189,34 +189,30 @@ def test_a_miss_in_an_empty_cached_listing_relists_once_not_twice():
     assert listed() - before == 1  # one re-list on the miss; the cached empty listing is not re-fetched
 
 
-def test_every_connection_has_the_testing_layers_check_and_record_without_importing_it_early():
+def test_check_and_record_are_methods_of_connection_done_by_the_testing_layer_on_first_use():
+    """``help(conn.check)`` shows a method of Connection; the testing layer (and pandas) load only when
+    it is first called, through the CONNECTION_TESTING hook; ``mcp_jupyter.testing.check(conn)`` is the same."""
     code = (
         "import sys\n"
         "from mcp_jupyter.client._connection import Connection\n"
-        "import mcp_jupyter.testing as t\n"
-        "print(Connection.check is t.check, Connection.acheck is t.acheck, Connection.record is t.record,\n"
-        "      Connection.check.__qualname__, 'mcp_jupyter.testing._checking' in sys.modules, 'pandas' in sys.modules)\n"
+        "from mcp_jupyter.demo import create_server\n"
+        "print(Connection.check.__qualname__, Connection.acheck.__qualname__, Connection.record.__qualname__,\n"
+        "      'Lint the server' in Connection.check.__doc__, 'pytest file' in Connection.record.__doc__,\n"
+        "      'mcp_jupyter.testing' in sys.modules, 'pandas' in sys.modules)\n"
+        "with Connection('checked', create_server()).open() as conn:\n"
+        "    report = conn.check(eras=False)\n"
+        "    import mcp_jupyter.testing as t\n"
+        "    again = t.check(conn, eras=False)\n"
+        "    print(type(report).__name__, report.ok, 'mcp_jupyter.testing._checking' in sys.modules,\n"
+        "          list(again['rule']) == list(report['rule']))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
-    assert out.stdout.split() == ["True", "True", "True", "Connection.check", "False", "False"]
-
-
-def test_an_extender_runs_whether_it_comes_before_or_after_the_class():
-    from mcp_jupyter import _extending as extending
-
-    seen: list[str] = []
-
-    class Early:
-        pass
-
-    class Late:
-        pass
-
-    extending.extend("ExtendingTestEarly", lambda cls: seen.append(cls.__name__))
-    extending.ready("ExtendingTestEarly", Early)
-    extending.ready("ExtendingTestLate", Late)
-    extending.extend("ExtendingTestLate", lambda cls: seen.append(cls.__name__))
-    assert seen == ["Early", "Late"]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.split() == [
+        *("Connection.check", "Connection.acheck", "Connection.record", "True", "True", "False", "False"),
+        *("CheckReport", "True", "True", "True"),
+    ], out.stdout + out.stderr
 
 
 def test_the_public_signatures_list_exactly_the_connection_options():

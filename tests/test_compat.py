@@ -386,6 +386,26 @@ def test_sys_current_frames():
     assert seen == [True, False]
 
 
+def test_argparse_actions():
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="x")
+    parser.add_argument("name")
+    group = parser.add_argument_group("options")
+    output = group.add_argument("-o", "--output")
+    exclusive = parser.add_mutually_exclusive_group()
+    quiet = exclusive.add_argument("--quiet", action="store_true")
+    require(isinstance(getattr(parser, "_actions", None), list), "python", "argparse.ArgumentParser._actions")
+    arguments = cpython.parser_arguments(parser)
+    require(
+        [a.option_strings for a in arguments] == [["-h", "--help"], [], ["-o", "--output"], ["--quiet"]]
+        and arguments[2] is output
+        and arguments[3] is quiet,
+        "python",
+        "argparse.ArgumentParser._actions",
+    )
+
+
 def test_threading_register_atexit():
     require(callable(getattr(threading, "_register_atexit", None)), "python", "threading._register_atexit")
     code = (
@@ -429,3 +449,39 @@ def test_server_session_allowed_log_levels():
     except AttributeError as exc:
         require(False, "mcp", f"ServerSession._allowed_log_levels ({exc})")
     require(received == ["kept"], "mcp", "ServerSession._allowed_log_levels (the per-request log gate)")
+
+
+# Distinctive private names of dependencies that _compat/ reads (one test above per name): anywhere else
+# in the package such a name would bypass the seam and its check.
+SEAM_ONLY = (
+    r"\._lowlevel_server\b",
+    r"\._tool_manager\b",
+    r"\._option_string_actions\b",
+    r"\._actions\b",
+    r"\b_HelpAction\b",
+    r"\b_SubParsersAction\b",
+    r"\b_current_frames\b",
+    r"\b_register_atexit\b",
+    r"\b_reply_subshell_for\b",
+    r"\b_allow_stdin\b",
+    r"\b_build_capabilities\b",
+    r"\bInMemoryTransport\b",
+    r"\bH11Protocol\b",
+)
+
+
+def test_dependencies_private_names_are_read_only_through_the_seam():
+    import re
+    from pathlib import Path
+
+    import mcp_jupyter
+
+    package = Path(mcp_jupyter.__file__).parent
+    found = [
+        f"{path.relative_to(package.parent)}:{number}: {line.strip()}"
+        for path in sorted(package.rglob("*.py"))
+        if "_compat" not in path.relative_to(package).parts
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if any(re.search(name, line) for name in SEAM_ONLY)
+    ]
+    assert not found, "use mcp_jupyter/_compat/ for these:\n" + "\n".join(found)

@@ -16,8 +16,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import SamplingMessage, TextContent, ToolChoice, ToolResultContent, ToolUseContent
 
 import mcp_jupyter as mj
+from mcp_jupyter import _hooks as hooks
 from mcp_jupyter import consent
-from mcp_jupyter.consent._presenters import main_thread_blocked, register_presenter
+from mcp_jupyter.consent._presenters import main_thread_blocked
 from mcp_jupyter.demo import create_server
 from mcp_jupyter.demo._app import WEATHER_TOOL
 
@@ -32,7 +33,6 @@ def fresh_consent():
     consent.reset()
     yield
     consent.reset()
-    register_presenter(None)
     mj.disconnect_all()
 
 
@@ -391,16 +391,16 @@ class _SilentPresenter:
         self.shown.append(request)
 
 
-def test_an_unanswered_card_is_cancelled_after_the_timeout(demo):
+def test_an_unanswered_card_is_cancelled_after_the_timeout(demo, provide):
     shower = _SilentPresenter()
-    register_presenter(shower)
+    provide(hooks.CONSENT_CARDS, shower)
     consent.policy(demo.name, timeout=0.5)
     outcome = asyncio.run(demo.acall("ask_user"))  # awaited: the main thread stays free for clicks
     assert outcome.structured["action"] == "cancel"
     assert shower.shown[0].state == "done"
 
 
-def test_a_sync_call_never_shows_an_unclickable_card(demo):
+def test_a_sync_call_never_shows_an_unclickable_card(demo, provide):
     """conn.call blocks the kernel's main thread, so no click could land: a card presenter says it
     cannot present (as the widget presenter does), and the request falls through to headless."""
 
@@ -409,12 +409,12 @@ def test_a_sync_call_never_shows_an_unclickable_card(demo):
             return not main_thread_blocked()
 
     shower = CardPresenter()
-    register_presenter(shower)
+    provide(hooks.CONSENT_CARDS, shower)
     assert demo.call("ask_user").structured["action"] == "decline"
     assert shower.shown == [] and consent.audit().iloc[-1]["route"] == "headless"
 
 
-def test_a_card_answered_from_another_thread_resolves_the_waiting_call(demo):
+def test_a_card_answered_from_another_thread_resolves_the_waiting_call(demo, provide):
     import threading
 
     class ClickingPresenter(_SilentPresenter):
@@ -424,7 +424,7 @@ def test_a_card_answered_from_another_thread_resolves_the_waiting_call(demo):
                 0.05, request.accept, args=({"name": "Bo", "color": "red", "newsletter": True},)
             ).start()
 
-    register_presenter(ClickingPresenter())
+    provide(hooks.CONSENT_CARDS, ClickingPresenter())
     outcome = asyncio.run(demo.acall("ask_user"))
     assert outcome.structured == {"action": "accept", "name": "Bo", "color": "red", "newsletter": True}
     assert consent.audit().iloc[-1]["route"] == "card"

@@ -10,8 +10,8 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 import mcp_jupyter as mj
+from mcp_jupyter import _hooks as hooks
 from mcp_jupyter import consent
-from mcp_jupyter.consent._presenters import register_presenter
 from mcp_jupyter.demo import create_server
 from mcp_jupyter.widgets._consent_cards import ElicitationCard, SamplingCard, card_for
 
@@ -40,12 +40,11 @@ def fresh():
     consent.reset()
     yield
     consent.reset()
-    register_presenter(None)
     mj.disconnect_all()
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_accepting_the_form_sends_its_value_with_defaults(mode):
+def test_accepting_the_form_sends_its_value_with_defaults(mode, provide):
     conn = mj.connect(f"cards-{mode}", create_server(), mode=mode)
 
     def click(card, request):
@@ -53,12 +52,12 @@ def test_accepting_the_form_sends_its_value_with_defaults(mode):
             card.form.value = {"name": "Ada", "color": "blue"}
             card.accept_button.click()
 
-    register_presenter(CardClicker(click))
+    provide(hooks.CONSENT_CARDS, CardClicker(click))
     outcome = asyncio.run(conn.acall("ask_user"))
     assert outcome.structured == {"action": "accept", "name": "Ada", "color": "blue", "newsletter": False}
 
 
-def test_the_roots_card_lists_the_folders_and_shares_them(tmp_path):
+def test_the_roots_card_lists_the_folders_and_shares_them(tmp_path, provide):
     conn = mj.connect("cards-roots", create_server(), mode="auto")
     (tmp_path / "site").mkdir()
     consent.roots.add(tmp_path / "site")
@@ -69,13 +68,13 @@ def test_the_roots_card_lists_the_folders_and_shares_them(tmp_path):
         shown["text"] = card.children[1].value
         card.accept_button.click()
 
-    register_presenter(CardClicker(click))
+    provide(hooks.CONSENT_CARDS, CardClicker(click))
     listed = asyncio.run(conn.acall("roots")).structured["result"]
     assert listed == [{"uri": (tmp_path / "site").resolve().as_uri(), "name": "site"}]
     assert (tmp_path / "site").resolve().as_uri() in shown["text"]
 
 
-def test_an_invalid_form_is_not_sent_and_decline_still_works():
+def test_an_invalid_form_is_not_sent_and_decline_still_works(provide):
     conn = mj.connect("cards-invalid", create_server(), mode="legacy")
     seen = {}
 
@@ -84,12 +83,12 @@ def test_an_invalid_form_is_not_sent_and_decline_still_works():
         seen["status"] = card.status.value
         card.decline_button.click()
 
-    register_presenter(CardClicker(click))
+    provide(hooks.CONSENT_CARDS, CardClicker(click))
     assert asyncio.run(conn.acall("ask_user")).structured["action"] == "decline"
     assert "fix the problems" in seen["status"]
 
 
-def test_sampling_card_review_lets_the_user_edit_the_reply():
+def test_sampling_card_review_lets_the_user_edit_the_reply(provide):
     conn = mj.connect("cards-sampling", create_server(), mode="auto")
     with LLMEndpoint() as llm:
         consent.sampling_provider(consent.openai(["tiny-model", "tiny-model-large"], base_url=llm.base_url))
@@ -103,7 +102,7 @@ def test_sampling_card_review_lets_the_user_edit_the_reply():
                 card.answer_box.value = "An edited summary."
                 card.send_button.click()
 
-        register_presenter(CardClicker(click))
+        provide(hooks.CONSENT_CARDS, CardClicker(click))
         result = asyncio.run(conn.acall("summarize", text="Long text to summarize"))
     assert result.structured["summary"] == "An edited summary."
     assert result.structured["model"] == "tiny-model-large"
@@ -215,7 +214,7 @@ def test_the_sampling_card_lists_offered_tools_and_shows_the_tool_call_in_review
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_a_person_answers_the_forecast_with_a_tool_call_then_in_text_in_the_card(mode):
+def test_a_person_answers_the_forecast_with_a_tool_call_then_in_text_in_the_card(mode, provide):
     """Human provider: the card offers a tab per offered tool with a form from its input_schema; the
     chosen tab and the typed arguments travel with the Send reply click (as the browser sends them),
     the server gets a tool_use and runs it, and its follow-up card is answered in text."""
@@ -239,7 +238,7 @@ def test_a_person_answers_the_forecast_with_a_tool_call_then_in_text_in_the_card
             card.reply_box.value = "Snow all day."
             card.approve_button.click()
 
-    register_presenter(CardClicker(click))
+    provide(hooks.CONSENT_CARDS, CardClicker(click))
     report = asyncio.run(conn.acall("forecast", question="Weather in Oslo?")).structured
     assert [(c["name"], c["input"]) for c in report["tool_calls"]] == [("get_weather", {"city": "Oslo"})]
     assert report["weather"][0]["city"] == "Oslo" and report["answer"] == "Snow all day."

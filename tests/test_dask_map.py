@@ -180,10 +180,10 @@ def test_without_a_cluster_the_partitions_run_in_this_process(cluster, demo):
 
 
 def test_the_progress_bar_counts_each_row_once(cluster, demo):
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.dask import _CONNECTIONS, _LOCAL
 
-    views.load()
+    hooks.UI.load()
     before = set(_LOCAL)
     out = mj.dask.map(pd.DataFrame({"a": range(6), "b": 1}), demo, "add", npartitions=3, progress_bar=True)
     try:
@@ -200,11 +200,11 @@ def test_on_a_cluster_the_bar_counts_rows_from_a_partitions_start_under_its_whol
 ):
     """The workers report rows as they finish (not only whole partitions), and a partition that
     starts shows the bar at once; the label is not cut."""
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.dask import _LOCAL
     from mcp_jupyter.widgets._map_progress import MapProgress
 
-    views.load()
+    hooks.UI.load()
     shown: list[int] = []
     update = MapProgress.update
 

@@ -324,18 +324,49 @@ def test_demo_server_listings_and_card_in_process():
     assert "closed" in tables.connection_html(conn)
 
 
-def test_formatters_are_registered_by_class_name():
+def test_results_listings_and_connections_show_as_html_with_nothing_registered_in_ipython():
+    """The client's objects carry IPython's ``_repr_html_`` (drawn by this layer through the RICH_DISPLAY
+    hook): a fresh shell with no formatter of ours shows each as HTML, and each class the display layer
+    draws has the method."""
     from IPython.core.interactiveshell import InteractiveShell
 
-    from mcp_jupyter.display._formatters import FORMATTERS, register_formatters
+    import mcp_jupyter.demo
+    from mcp_jupyter import _hooks as hooks
+    from mcp_jupyter.display._renderers import RENDERERS
+    from mcp_jupyter.testing._checking import CheckReport
 
     shell = InteractiveShell.instance()
-    register_formatters(shell)
-    html_formatter = shell.display_formatter.formatters["text/html"]
-    for module, name, _ in FORMATTERS:
-        assert (module, name) in html_formatter.deferred_printers
-        cls = getattr(__import__(module, fromlist=[name]), name)
-        assert cls.__module__ == module  # the API defines it where we registered it
+    printers = shell.display_formatter.formatters["text/html"]
+    assert not [key for key in printers.deferred_printers if key[0].startswith("mcp_jupyter")]
+    assert all(cls._repr_html_ is hooks.repr_html for cls in RENDERERS)
+    conn = mj.connect("html-demo", mcp_jupyter.demo.create_server())
+    try:
+        shown = [
+            conn,
+            conn.tools,
+            conn.tools["add"],
+            conn.resources,
+            conn.resources["demo://data.csv"],
+            conn.resource_templates,
+            conn.resource_templates[0],
+            conn.prompts,
+            conn.prompts["greeting"],
+            conn.call("add", a=1, b=2),
+            conn.read("demo://data.csv"),
+            conn.prompt("greeting", name="Ada"),
+            conn.history,
+            conn.protocol_features,
+            conn.check(eras=False),
+        ]
+        for obj in shown:
+            data, _ = shell.display_formatter.format(obj)
+            assert "<" in data.get("text/html", ""), type(obj).__name__
+        assert (
+            isinstance(shown[-1], CheckReport)
+            and "mcpj-" in shell.display_formatter.format(shown[-1])[0]["text/html"]
+        )
+    finally:
+        conn.close()
 
 
 def test_counts_of_one_are_singular():

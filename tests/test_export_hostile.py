@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from mcp import Client, StdioServerParameters
 
-from mcp_jupyter.serve._export import build
+from mcp_jupyter.serving._export import build
 from tests.test_serve_support import REPO
 
 CHILD_ENV = {**os.environ, "PYTHONPATH": str(REPO)}

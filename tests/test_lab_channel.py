@@ -30,13 +30,13 @@ PAGE = {"origin": "http://127.0.0.1:8888", "base_url": "/", "theme": "dark", "se
 
 
 class LabFrontend:
-    """The part of JupyterLab that talks to one kernel: cells, the announce target, the channel comm."""
+    """The part of JupyterLab that talks to one kernel: cells, asking for the channel, the channel comm."""
 
     def __init__(self, kc: Any) -> None:
         self.kc = kc
         self.subshell_id: str | None = None
         self.comm_id = "lab-channel-1"
-        self.announcements: list[dict] = []
+        self.kernel_opened: list[str] = []  # target names of every comm the kernel opened (none expected)
         self.received: list[dict] = []  # data of every comm_msg on the channel, in order
         self.outputs: dict[str, list[str]] = {}  # execute msg_id -> text outputs
         self.finished: set[str] = set()
@@ -58,8 +58,8 @@ class LabFrontend:
     def _dispatch(self, msg: dict) -> None:
         kind, content = msg["msg_type"], msg["content"]
         parent = msg["parent_header"].get("msg_id", "")
-        if kind == "comm_open" and content.get("target_name") == "mcp_jupyter.announce":
-            self.announcements.append(content["data"])
+        if kind == "comm_open":
+            self.kernel_opened.append(content.get("target_name"))
         elif kind == "comm_msg" and content.get("comm_id") == self.comm_id:
             self.received.append(content["data"])
         elif kind == "stream":
@@ -111,6 +111,16 @@ class LabFrontend:
         msg["header"]["subshell_id"] = self.subshell_id
         self.kc.shell_channel.send(msg)
         return msg["header"]["msg_id"]
+
+    def serves_the_channel(self) -> bool:
+        """What JupyterLab asks before it opens the channel: does ``comm_info`` list a comm under its
+        target (on the channel's subshell once there is one, else on the main shell)."""
+        msg_id = self._shell("comm_info_request", {"target_name": "mcp_jupyter.channel"})
+        while True:
+            reply = self.kc.get_shell_msg(timeout=WAIT)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                assert reply["content"]["status"] == "ok", reply["content"]
+                return bool(reply["content"]["comms"])
 
     def open_channel(self, subshell: bool = True) -> dict:
         """Open the channel with the hello (over a new subshell, or the main shell as JupyterLab does
@@ -186,10 +196,11 @@ def lab(venv_python_kernel: str, tmp_path: Path) -> Iterator[LabFrontend]:
 
 
 def start(lab: LabFrontend, setup: str = "", subshell: bool = True) -> dict:
-    """Import the package (it announces itself), open the channel, connect the demo server."""
+    """Import the package (the kernel then serves the channel, and says nothing), open the channel,
+    connect the demo server."""
+    assert not lab.serves_the_channel()
     lab.run("import sys, mcp_jupyter as mj\n" + setup)
-    assert lab.announcements and lab.announcements[0]["protocol"] == 1
-    assert lab.announcements[0]["version"]
+    assert lab.serves_the_channel() and lab.kernel_opened == []
     first = lab.open_channel(subshell)
     lab.run(f"conn = mj.connect('demo', {DEMO})")
     return first
@@ -253,6 +264,58 @@ def test_the_snapshot_follows_connections_list_changes_and_a_dead_server(
         "from mcp_jupyter.lab import _channel as channel\nprint(channel.is_live(), channel.page())"
     )
     assert page.startswith("True") and "'theme': 'dark'" in page and "'server_extension': False" in page
+
+
+@pytest.mark.kernel
+def test_the_kernel_serves_the_channel_from_the_import_on_while_that_cell_still_runs(
+    lab: LabFrontend, tmp_path: Path
+) -> None:
+    """``import mcp_jupyter`` and ``mj.connect(...)`` in one cell: JupyterLab asks on the channel's
+    subshell while the cell runs, and can open the channel then (the sign-in needs it); the kernel
+    says nothing by itself."""
+    go_on = tmp_path / "go-on"
+    lab.create_subshell()
+    assert not lab.serves_the_channel()
+    msg_id = lab.execute(
+        "import os, time\nimport mcp_jupyter as mj\n"
+        f"while not os.path.exists({str(go_on)!r}):\n    time.sleep(0.05)\nprint('ENDED')"
+    )
+    lab.wait_for("the kernel to serve the channel during the cell", lab.serves_the_channel)
+    assert msg_id not in lab.finished  # the cell waits for go_on, which only this test creates
+    first = lab.open_channel(subshell=False)  # the comm_open on the subshell created above
+    assert first["type"] == "snapshot" and msg_id not in lab.finished
+    go_on.touch()
+    lab.wait_for("the cell to end", lambda: msg_id in lab.finished)
+    assert "ENDED" in "".join(lab.outputs[msg_id]) and lab.kernel_opened == []
+
+
+@pytest.mark.kernel
+def test_a_headless_run_that_imports_the_package_logs_no_comm_it_cannot_handle(
+    venv_python_kernel: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """nbclient (papermill, a docs build) warns "No handler found for comm target ..." for every comm
+    a kernel opens to a target it lacks: importing mcp_jupyter opens none."""
+    import logging
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import mcp_jupyter as mj\n%load_ext mcp_jupyter"),
+        nbformat.v4.new_code_cell("print('served', mj.__version__)"),
+    ]
+    log = logging.getLogger("test_lab_channel.nbclient")
+    with caplog.at_level(logging.DEBUG, logger=log.name):
+        NotebookClient(
+            nb,
+            kernel_name=venv_python_kernel,
+            timeout=120,
+            log=log,
+            resources={"metadata": {"path": str(tmp_path)}},
+        ).execute()
+    assert "served" in nb.cells[1].outputs[0]["text"]
+    assert "No handler found" not in caplog.text and "msg_type: comm_open" not in caplog.text, caplog.text
 
 
 @pytest.mark.kernel
@@ -394,9 +457,9 @@ def test_an_answer_on_the_subshell_leaves_the_kernel_busy_while_its_cell_runs(la
         lab.snapshot("the sampling request", lambda s: waiting(s, "sampling", "waiting")), "sampling"
     )
     call = {"text": "", "tool_calls": [{"name": "get_weather", "input": {"city": "Oslo"}}]}
+    mark = len(lab.received)  # before the answer: the follow-up may come in the same read as its idle
     answer = lab.send({"type": "answer", "id": item["id"], "action": "accept", "content": call})
     lab.wait_for("the answer's idle", lambda: ("idle", answer) in lab.statuses)
-    mark = len(lab.received)
     second = lab.snapshot(
         "the follow-up",
         lambda s: (w := waiting(s, "sampling", "waiting")) and w["id"] != item["id"],
@@ -489,13 +552,13 @@ def test_snapshots_coalesce_and_one_requested_while_building_follows(monkeypatch
 
 
 def test_the_client_tells_observers_about_connections_without_importing_them() -> None:
-    """client/_events.py: the registry and the session emit opened, status, list_changed, closed."""
+    """The CONNECTION_EVENTS hook: the registry and the session tell opened, status, list_changed, closed."""
     import mcp_jupyter as mj
-    from mcp_jupyter.client import _events as events
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.demo import create_server
 
     seen: list[tuple[str, str]] = []
-    remove = events.observe(lambda event, name: seen.append((event, name)))
+    remove = hooks.CONNECTION_EVENTS.provide(lambda event, name: seen.append((event, name)))
     try:
         conn = mj.connect("observed", create_server())
         assert ("opened", "observed") in seen and ("status", "observed") in seen

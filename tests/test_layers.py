@@ -25,14 +25,14 @@ CLEAN = {
         from . import cli
         from .magics import commands
         from .demo import app
-        from .serve import handle
+        from .serving import handle
     """,
     "cli.py": "import mcp_jupyter\n",
     "magics/__init__.py": "",
     "magics/commands.py": """
         from ..widgets import form
         from ..testing import checking
-        from mcp_jupyter.serve import handle
+        from mcp_jupyter.serving import handle
     """,
     "testing/__init__.py": "",
     "testing/checking.py": "from ..client import connection\nfrom mcp_jupyter.display import html\n",
@@ -78,14 +78,14 @@ CLEAN = {
 
 
         def load():
-            return importlib.import_module("mcp_jupyter._views")
+            return importlib.import_module("mcp_jupyter._hooks")
     """,
     "runtime.py": "from .errors import MCPJupyterError\n\nruntime = object()\n",
     "errors.py": "class MCPJupyterError(Exception):\n    pass\n",
     "_schema.py": "defaults = {}\n",
-    "_views.py": "",
-    "serve/__init__.py": "from .handle import serve\n",
-    "serve/handle.py": """
+    "_hooks.py": "",
+    "serving/__init__.py": "from .handle import serve\n",
+    "serving/handle.py": """
         from .. import runtime
         from .._compat import uvicorn
         from mcp_jupyter.errors import MCPJupyterError
@@ -94,7 +94,7 @@ CLEAN = {
         def serve():
             pass
     """,
-    "serve/bridge.py": "from mcp_jupyter.serve import handle\n",
+    "serving/bridge.py": "from mcp_jupyter.serving import handle\n",
     "_compat/__init__.py": "",
     "_compat/uvicorn.py": "import uvicorn\n",
     "demo/__init__.py": "",
@@ -212,11 +212,11 @@ def test_relative_import_module_call(tmp_path):
 
 
 def test_serve_island_must_not_import_the_client(tmp_path):
-    package = make_package(tmp_path, serve__export=f"from ..client import connection  {MARK}\n")
+    package = make_package(tmp_path, serving__export=f"from ..client import connection  {MARK}\n")
     assert_fails_at(
         package,
-        "serve/export.py",
-        "mcp_jupyter.serve.export (island serve) imports mcp_jupyter.client.connection (layer client-core)",
+        "serving/export.py",
+        "mcp_jupyter.serving.export (island serve) imports mcp_jupyter.client.connection (layer client-core)",
         "outside its island",
     )
 
@@ -227,8 +227,10 @@ def test_demo_island_imports_nothing_of_the_package(tmp_path):
 
 
 def test_only_the_app_layer_imports_an_island(tmp_path):
-    package = make_package(tmp_path, client__batch=f"import mcp_jupyter.serve.bridge  {MARK}\n")
-    assert_fails_at(package, "client/batch.py", "imports mcp_jupyter.serve.bridge (island serve), an island")
+    package = make_package(tmp_path, client__batch=f"import mcp_jupyter.serving.bridge  {MARK}\n")
+    assert_fails_at(
+        package, "client/batch.py", "imports mcp_jupyter.serving.bridge (island serve), an island"
+    )
 
 
 def test_an_import_of_a_module_that_does_not_exist_is_an_error(tmp_path):
@@ -372,15 +374,15 @@ def test_the_else_branch_of_type_checking_still_counts(tmp_path):
 )
 def test_app_and_the_listed_allowance_may_import_serve(tmp_path, importer):
     relpath = importer.removeprefix("mcp_jupyter.").replace(".", "__")
-    package = make_package(tmp_path, **{relpath: "from mcp_jupyter.serve.handle import serve\n"})
+    package = make_package(tmp_path, **{relpath: "from mcp_jupyter.serving.handle import serve\n"})
     result = run_checker(package)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 # What ships to users outside the package may not name a private module; tests may.
 CLEAN_REPO = {
-    "README.md": "`import mcp_jupyter as mj`; `from mcp_jupyter.serve import handle`; `mcp_jupyter._version`\n",
-    "docs/guide.md": "`mcp_jupyter.demo.app` runs; `mcp_jupyter.serve.handle.serve(...)`\n",
+    "README.md": "`import mcp_jupyter as mj`; `from mcp_jupyter.serving import handle`; `mcp_jupyter._version`\n",
+    "docs/guide.md": "`mcp_jupyter.demo.app` runs; `mcp_jupyter.serving.handle.serve(...)`\n",
     "docs/_ext/ref.py": "import mcp_jupyter.magics\n",
     "notebooks/01-intro.ipynb": '{"cells": [{"source": ["from mcp_jupyter.client import connection\\n"]}]}\n',
     "pyproject.toml": (
@@ -447,17 +449,17 @@ def test_a_user_facing_file_naming_a_private_module_fails(tmp_path, relpath, tex
     [
         (
             "notebooks/10-dask.ipynb",
-            '{"cells": [{"source": ["from mcp_jupyter.serve import handle, _open\\n"]}]}\n',
+            '{"cells": [{"source": ["from mcp_jupyter.serving import handle, _open\\n"]}]}\n',
             "_open",
         ),
-        ("docs/guide.md", "count `mcp_jupyter.serve.handle._CONNECTIONS`\n", "_CONNECTIONS"),
+        ("docs/guide.md", "count `mcp_jupyter.serving.handle._CONNECTIONS`\n", "_CONNECTIONS"),
     ],
 )
 def test_a_user_facing_file_naming_a_private_name_fails(tmp_path, relpath, text, name):
     # a tutorial that reaches into a public module's private name teaches users to depend on it
     result = run_checker(make_repo(tmp_path, **{relpath: text}))
     assert result.returncode == 1, result.stdout + result.stderr
-    where = f"{tmp_path / relpath}:1: names {name}, a private name of mcp_jupyter.serve"
+    where = f"{tmp_path / relpath}:1: names {name}, a private name of mcp_jupyter.serving"
     assert [x for x in result.stdout.splitlines() if x.startswith(where)], result.stdout
 
 

@@ -100,7 +100,7 @@ def test_apps_are_in_use_where_a_tool_has_a_ui_resource_the_client_declared_it_f
 
 def test_a_notebook_served_app_tool_is_in_use_in_process():
     """Tutorial 07's own app: an in-process connection sends no JSON-RPC, and still offers apps."""
-    from mcp_jupyter.serve._notebook_server import NotebookServer
+    from mcp_jupyter.serving._notebook_server import NotebookServer
 
     def counter() -> int:
         """Show the counter."""

@@ -31,7 +31,8 @@ PUBLIC_PACKAGES = [
     "mcp_jupyter.lab",
     "mcp_jupyter.magics",
     "mcp_jupyter.mcp_registry",
-    "mcp_jupyter.serve",
+    "mcp_jupyter.serving",
+    "mcp_jupyter.serve",  # the old name of .serving: forwards what earlier versions wrote down
     "mcp_jupyter.server_extension",
     "mcp_jupyter.testing",
     "mcp_jupyter.widgets",
@@ -44,8 +45,10 @@ PUBLIC_MODULES = {
     "mcp_jupyter.runtime": "mj.runtime is this module (the event-loop thread)",
     "mcp_jupyter.dask": "mj.dask is this module (conn.map on a Dask cluster, docs/dask.md)",
     "mcp_jupyter.client.apps": "apps.messages() and apps.get(app_id) (docs/apps.md, notebook 07)",
-    "mcp_jupyter.serve.bridge": "python -m mcp_jupyter.serve.bridge, written into users' client configs",
-    "mcp_jupyter.serve.standalone": "exported server scripts end with `from mcp_jupyter.serve.standalone import main`",
+    "mcp_jupyter.serving.bridge": "python -m mcp_jupyter.serving.bridge, written into users' client configs",
+    "mcp_jupyter.serving.standalone": "exported server scripts end with `from mcp_jupyter.serving.standalone import main`",
+    "mcp_jupyter.serve.bridge": "python -m mcp_jupyter.serve.bridge, in client configs written by earlier versions",
+    "mcp_jupyter.serve.standalone": "`from mcp_jupyter.serve.standalone import main` ends scripts earlier versions exported",
     "mcp_jupyter.demo.oauth_server": "python -m mcp_jupyter.demo.oauth_server, `from ... import start` (docs/auth.md)",
     "mcp_jupyter.demo.registry_server": "python -m mcp_jupyter.demo.registry_server, `from ... import start` (docs/registry.md)",
     "mcp_jupyter.demo.__main__": "python -m mcp_jupyter.demo",
@@ -142,6 +145,15 @@ def own_docstring(value: object) -> str | None:
     ):
         return None  # the signature dataclasses writes when the class has no docstring
     return doc.strip() if isinstance(doc, str) and doc.strip() else None
+
+
+@pytest.fixture(autouse=True)
+def serve_stays_the_function():
+    """Importing the old package ``mcp_jupyter.serve`` (as some checks here do) makes ``mj.serve`` that module
+    in this process, as its docstring says; the tests after these in the same worker need the function."""
+    yield
+    if not callable(mj.serve):
+        del mj.serve  # mcp_jupyter's lazy attributes give the function again
 
 
 def test_mj_all_is_unchanged():

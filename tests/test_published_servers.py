@@ -165,7 +165,7 @@ NIMBLEBRAIN_SKILLS = REPO / "tests" / "servers" / "nimblebrain_skills.py"
 def test_a_skill_served_by_a_published_implementation_loads_verified_and_lists_as_ours_does(tmp_path):
     """nimblebrain-bundle-sdk's skills extension (on the SDK's MCPServer) serves a folder; mcp_jupyter's
     client verifies every file, and mj.skill publishes the same folder with the very same entry."""
-    from mcp_jupyter.serve._skills import build_skill
+    from mcp_jupyter.serving._skills import build_skill
 
     assert SKILLS_PYTHON.exists(), (
         "the skills extension's venv is missing: run `make test` (it builds .venv-skills)"

@@ -311,3 +311,21 @@ def test_a_runtime_hint_that_runs_the_kind_is_used_and_any_other_is_said(registr
     python = client.get("io.github.domdomegg/time-mcp-pypi")  # the production entry says "python"
     assert python.packages[0].runtime_hint == "python"
     assert python.launch().note == "the entry's runtime hint 'python' does not run a pypi package; uvx does"
+
+
+def test_a_search_an_entry_and_a_doctor_checklist_show_as_html_in_a_fresh_shell(registry) -> None:
+    """Their ``_repr_html_`` asks the RICH_DISPLAY hook (nothing is registered with IPython): each is
+    drawn by display/_registry.py, not left as its text."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from mcp_jupyter.diagnosis import Diagnosis, Step
+
+    _, client = registry
+    found = client.search("modelcontextprotocol/server")
+    checklist = Diagnosis(
+        "uvx missing-server", [Step("executable", "failed", detail="uvx: not found", advice="install uv")]
+    )
+    shell = InteractiveShell.instance()
+    for shown, expected in ((found, EVERYTHING), (found[EVERYTHING], EVERYTHING), (checklist, "install uv")):
+        html = shell.display_formatter.format(shown)[0].get("text/html", "")
+        assert "mcpj-" in html and expected in html, type(shown).__name__

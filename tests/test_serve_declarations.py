@@ -8,7 +8,7 @@ from mcp import Client
 from mcp.types import PromptReference, ResourceTemplateReference
 
 from mcp_jupyter._compat.mcp_sdk import registered_tool
-from mcp_jupyter.serve._notebook_server import NotebookServer
+from mcp_jupyter.serving._notebook_server import NotebookServer
 
 
 def _server() -> NotebookServer:

@@ -16,8 +16,9 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PromptReference
 
+import mcp_jupyter as mj
 from mcp_jupyter._compat.mcp_sdk import send_raw_request
-from mcp_jupyter.serve._export import build, export_source
+from mcp_jupyter.serving._export import build, export_source
 from tests.test_serve_support import REPO, Kernel
 
 TUTORIAL = REPO / "notebooks" / "05-serve-your-notebook.ipynb"
@@ -135,6 +136,22 @@ def test_exported_tutorial_over_stdio_answers_like_the_in_kernel_server(tmp_path
     assert in_kernel["calls"][0][1]["result"][0]["customer"] == "Guido"
     assert in_kernel["completion"] == ["eu"]  # the prompt's complete= travels into the script
     assert [s["uri"] for s in in_kernel["skills"]] == ["skill://sales-report/SKILL.md"]
+
+
+def test_a_script_exported_by_an_earlier_version_still_runs(tmp_path):
+    """Earlier versions ended exported scripts with ``from mcp_jupyter.serve.standalone import main``
+    (the package is mcp_jupyter.serving now): such a script serves its tools as before."""
+    script = tmp_path / "old_server.py"
+    script.write_text(
+        "import mcp_jupyter as mj\n\n\n"
+        "@mj.tool\ndef add(a: int, b: int) -> int:\n    return a + b\n\n\n"
+        'if __name__ == "__main__":\n    from mcp_jupyter.serve.standalone import main\n\n    main()\n'
+    )
+    conn = mj.connect("old-export", [sys.executable, str(script)], env=CHILD_ENV)
+    try:
+        assert conn.call("add", a=2, b=3).structured == {"result": 5}
+    finally:
+        conn.close()
 
 
 def test_exported_script_serves_streamable_http_with_a_token(tmp_path):

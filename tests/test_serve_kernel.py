@@ -214,13 +214,17 @@ def test_redefining_a_tool_notifies_connected_clients_of_both_eras(kernel, endpo
     assert result.structured_content == {"result": "abab"}
 
 
-def test_bridge_relays_stdio_to_the_kernel_server(endpoint):
+@pytest.mark.parametrize(
+    "module",
+    ["mcp_jupyter.serving.bridge", "mcp_jupyter.serve.bridge"],  # the second: configs of earlier versions
+)
+def test_bridge_relays_stdio_to_the_kernel_server(endpoint, module):
     url, token = endpoint
 
     async def session():
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "mcp_jupyter.serve.bridge", url, "--token-env", "NB_TOKEN"],
+            args=["-m", module, url, "--token-env", "NB_TOKEN"],
             env={"NB_TOKEN": token, "PYTHONPATH": str(REPO)},
         )
         async with Client(params, mode="legacy") as client:

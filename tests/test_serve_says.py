@@ -93,7 +93,7 @@ def test_export_says_what_matters_when_a_served_function_needs_what_a_magic_made
         ),
         notebook,
     )
-    from mcp_jupyter.serve._export import build, notebook_cells
+    from mcp_jupyter.serving._export import build, notebook_cells
 
     _, report = build(notebook_cells(notebook), tmp_path / "server.py")
     assert report.summary("server.py").splitlines() == [

@@ -1,4 +1,4 @@
-"""Agent skills published by the notebook's server (``mj.skill``, serve/_skills.py): from a folder or
+"""Agent skills published by the notebook's server (``mj.skill``, serving/_skills.py): from a folder or
 from strings, listed with the digest and size of each file, loaded and verified by mcp_jupyter's
 client (both protocol eras), ``skills/get`` and ``resources/directory/read`` answered, replaced and
 removed, refused with one line when malformed, and carried into an exported script."""
@@ -15,10 +15,10 @@ from mcp.shared.exceptions import MCPError
 
 import mcp_jupyter as mj
 from mcp_jupyter._compat.mcp_sdk import send_raw_request
-from mcp_jupyter.serve import SkillError
-from mcp_jupyter.serve._export import export_source
-from mcp_jupyter.serve._notebook_server import NotebookServer
-from mcp_jupyter.serve._skills import build_skill
+from mcp_jupyter.serving import SkillError
+from mcp_jupyter.serving._export import export_source
+from mcp_jupyter.serving._notebook_server import NotebookServer
+from mcp_jupyter.serving._skills import build_skill
 
 SKILL_MD = """---
 name: pdf-processing

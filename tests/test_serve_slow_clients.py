@@ -13,8 +13,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_jupyter as mj
-import mcp_jupyter.serve as serving
-from mcp_jupyter.serve import _http as serve_http
+import mcp_jupyter.serving as serving
+from mcp_jupyter.serving import _http as serve_http
 
 
 @pytest.fixture

@@ -168,7 +168,7 @@ def test_the_status_line_follows_the_task(task_server):
 
     import anyio
 
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
 
     release = threading.Event()
 
@@ -184,7 +184,7 @@ def test_the_status_line_follows_the_task(task_server):
     end = time.monotonic() + 60
     while task.status != "input_required" and time.monotonic() < end:
         time.sleep(0.05)
-    line = views.make("task_status", task)
+    line = hooks.TASK_STATUS.require()(task)
     assert (
         "input required" in line.value and "approve" in line.value and "item=&#x27;line&#x27;" in line.value
     )
@@ -208,7 +208,7 @@ def wait_until_done(task, seconds=60.0):
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_an_ended_task_shows_its_outcome_not_its_last_progress_message(task_server, answers, mode):
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.display._tasks import tasks_table_html
 
     url, token = task_server
@@ -217,7 +217,7 @@ def test_an_ended_task_shows_its_outcome_not_its_last_progress_message(task_serv
     assert report.result(timeout=30).text == "# Research report: Outcome"
     assert report.message == "Generating report..."  # the server left its last stage in place
     assert report.summary == "# Research report: Outcome"
-    line = views.make("task_status", report)
+    line = hooks.TASK_STATUS.require()(report)
     assert "# Research report: Outcome" in line.value and "Generating report" not in line.value
 
     crash = conn.start("protocol_error_job")
@@ -239,7 +239,7 @@ def test_an_ended_task_shows_its_outcome_not_its_last_progress_message(task_serv
 
 
 def test_tasks_show_an_arguments_preview_that_never_shows_a_secret(task_server):
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.display._tasks import tasks_table_html
     from mcp_jupyter.lab._snapshot import task_entries
 
@@ -259,7 +259,7 @@ def test_tasks_show_an_arguments_preview_that_never_shows_a_secret(task_server):
     state = conn.task(crunch.id)._state
     entries = {e["id"]: e for e in task_entries([state], conn.tools)}
     assert entries[crunch.id]["arguments"] == "values=[1, 2], api_token=•••"
-    line = views.make("task_status", crunch).value
+    line = hooks.TASK_STATUS.require()(crunch).value
     for shown in (repr(table), str(tasks_table_html(table)), frame.to_string(), line, str(entries)):
         assert "sk-live-123" not in shown
     assert "values=[1, 2]" in line and "values=[1, 2]" in str(tasks_table_html(table))
@@ -279,12 +279,12 @@ def test_an_arguments_preview_hides_secrets_at_any_depth_and_by_schema():
 
 
 def test_the_status_line_cancels_its_task_on_the_server(task_server):
-    from mcp_jupyter import _views as views
+    from mcp_jupyter import _hooks as hooks
 
     url, token = task_server
     conn = mj.connect("line-cancel", url, headers=bearer(token))
     task = conn.start("slow_compute", seconds=60, label="line")
-    line = views.make("task_status", task)
+    line = hooks.TASK_STATUS.require()(task)
     button = line.cancel_button
     assert button.description == "Cancel" and button.layout.display != "none"
     button.click()  # returns at once: the request goes out on the runtime thread

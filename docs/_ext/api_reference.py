@@ -2,7 +2,7 @@
 
 The page ``docs/api.md`` holds the marker line ``{mcp-api-reference}``; on ``source-read`` this
 extension replaces it with one section per public module: ``mcp_jupyter`` itself (every name in
-``mcp_jupyter.__all__``), then ``mcp_jupyter.client``, ``.consent``, ``.serve``, ``.widgets`` and any
+``mcp_jupyter.__all__``), then ``mcp_jupyter.client``, ``.consent``, ``.serving``, ``.widgets`` and any
 other subpackage ``mcp_jupyter`` exports by name (every name in their ``__all__``). Nothing is listed
 by hand, so a new public name appears on its own:
 
@@ -29,7 +29,16 @@ from generated_page import fill_marker
 MARKER = "{mcp-api-reference}"
 DOCNAME = "docs/api"
 PACKAGE = "mcp_jupyter"
-SUBPACKAGES = ("client", "client.apps", "consent", "serve", "testing", "widgets", "mcp_registry", "diagnosis")
+SUBPACKAGES = (
+    "client",
+    "client.apps",
+    "consent",
+    "serving",
+    "testing",
+    "widgets",
+    "mcp_registry",
+    "diagnosis",
+)
 
 
 def _ours(obj: Any) -> bool:
@@ -38,8 +47,7 @@ def _ours(obj: Any) -> bool:
 
 
 def public_modules() -> list[types.ModuleType]:
-    """``mcp_jupyter`` and its public subpackages, every one imported (import order then no longer
-    matters: ``import mcp_jupyter.serve`` binds the package, not the function, to ``mj.serve``)."""
+    """``mcp_jupyter`` and its public subpackages, every one imported."""
     package = importlib.import_module(PACKAGE)
     modules = [package] + [importlib.import_module(f"{PACKAGE}.{sub}") for sub in SUBPACKAGES]
     for name in package.__all__:

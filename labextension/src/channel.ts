@@ -1,12 +1,19 @@
 /**
  * `IMcpChannels`: one comm per kernel to the kernel's `mcp_jupyter.channel` target.
  *
- * Lifecycle of a channel:
- * - created for a kernel connection (the sidebar and MCP Apps ask for it); it registers the frontend
- *   target `mcp_jupyter.announce` and tries to open the channel once (a page reload finds kernels
- *   that imported mcp_jupyter long ago);
- * - the kernel opens an `announce` comm when mcp_jupyter is imported: the channel (re)opens;
- * - a kernel restart drops the comm and the snapshot; the next announce opens it again.
+ * The kernel serves that target once mcp_jupyter is imported, and never announces itself (a headless
+ * run would log a comm it cannot handle): the channel asks. The kernel keeps one silent comm under the
+ * target, so `comm_info` for it is not empty exactly when the channel can open. Asking costs a kernel
+ * without mcp_jupyter nothing; a comm opened to a target it lacks would be refused with an error on its
+ * stderr and closed again, at every try.
+ * A channel asks, and opens when the answer is yes:
+ * - when it is created (a page reload finds kernels that imported mcp_jupyter long ago) and when its
+ *   kernel is idle after a restart (a startup file may import it);
+ * - after each cell while it is not open (the cell may have imported it, even through another module);
+ * - every ASK_EVERY_MS while a cell that names mcp_jupyter runs, on the channel's subshell (the main
+ *   shell is busy with that cell), so `import mcp_jupyter` and `mj.connect(...)` in one cell get the
+ *   channel while the cell runs (the sign-in's Jupyter route and notification need it).
+ * A kernel restart drops the comm and the snapshot.
  *
  * The comm is opened only after JupyterLab has started its subshell (`comm.subshellStarted`), so
  * that even the `comm_open` travels on the subshell and is handled while a cell blocks the kernel.
@@ -23,16 +30,14 @@ import {
   KernelMessage,
   parseKernelMessage
 } from './messages';
-import {
-  ANNOUNCE_TARGET,
-  CHANNEL_TARGET,
-  IMcpChannel,
-  IMcpChannels,
-  PROTOCOL
-} from './tokens';
+import { CHANNEL_TARGET, IMcpChannel, IMcpChannels, PROTOCOL } from './tokens';
 
 /** How long to wait for JupyterLab's comm subshell before opening on the main shell anyway (ms). */
 const SUBSHELL_WAIT_MS = 10_000;
+/** How often to ask, while a cell that names mcp_jupyter runs, whether the kernel serves the channel (ms). */
+const ASK_EVERY_MS = 250;
+/** A cell whose code names the package may import it. */
+const NAMES_THE_PACKAGE = /\bmcp_jupyter\b/;
 
 /** Supplies the hello's page info (theme, server extension) when a channel opens. */
 export type PageInfoProvider = () => Promise<IPageInfo>;
@@ -44,11 +49,8 @@ export class McpChannel implements IMcpChannel {
     private readonly _pageInfo: PageInfoProvider,
     private readonly _onStateChanged: (channel: McpChannel) => void
   ) {
-    kernel.registerCommTarget(ANNOUNCE_TARGET, comm => {
-      comm.onMsg = () => undefined; // the announce carries its data in the comm_open only
-      void this.open();
-    });
     kernel.statusChanged.connect(this._onStatus, this);
+    kernel.anyMessage.connect(this._onAnyMessage, this);
     void this.open();
   }
 
@@ -87,28 +89,83 @@ export class McpChannel implements IMcpChannel {
     }
   }
 
-  /** Open (or reopen) the channel: a fresh comm on a subshell, with a hello. */
+  /**
+   * Open (or reopen) the channel if the kernel serves it: a fresh comm on a subshell, with a hello.
+   * The kernel is asked first, on that subshell, and again every ASK_EVERY_MS while a cell that
+   * names mcp_jupyter runs.
+   */
   async open(): Promise<void> {
     if (this.kernel.isDisposed) {
       return;
     }
     const attempt = ++this._attempt;
-    await this.kernel.info;
-    const comm = this.kernel.createComm(CHANNEL_TARGET);
-    // `subshellStarted` is on JupyterLab's CommHandler, not on the IComm interface; it never
-    // settles when subshells are off, hence the checks and the time limit.
-    const started = (comm as { subshellStarted?: Promise<void> })
-      .subshellStarted;
-    if (
-      started &&
-      this.kernel.supportsSubshells &&
-      String(comm.commsOverSubshells) !== 'disabled'
-    ) {
-      await Promise.race([
-        started.catch(() => undefined),
-        delay(SUBSHELL_WAIT_MS)
-      ]);
+    this._asking = true;
+    try {
+      await this.kernel.info;
+      const comm = this.kernel.createComm(CHANNEL_TARGET);
+      // `subshellStarted` and `subshellId` are on JupyterLab's CommHandler, not on the IComm
+      // interface; the promise never settles when subshells are off, hence the checks and the limit.
+      const handler = comm as {
+        subshellStarted?: Promise<void>;
+        subshellId?: string | null;
+      };
+      const started = handler.subshellStarted;
+      if (
+        started &&
+        this.kernel.supportsSubshells &&
+        String(comm.commsOverSubshells) !== 'disabled'
+      ) {
+        await Promise.race([
+          started.catch(() => undefined),
+          delay(SUBSHELL_WAIT_MS)
+        ]);
+      }
+      while (!(await this._served(handler.subshellId ?? null))) {
+        // One more question after the wait, whatever keepAsking says then: the cell that ended
+        // meanwhile may have imported mcp_jupyter just before it did.
+        if (
+          this._watched.size === 0 ||
+          attempt !== this._attempt ||
+          this.kernel.isDisposed
+        ) {
+          comm.dispose();
+          return;
+        }
+        await delay(ASK_EVERY_MS);
+      }
+      await this._hello(comm, attempt);
+    } finally {
+      if (attempt === this._attempt) {
+        this._asking = false;
+      }
     }
+  }
+
+  /** Whether the kernel serves the channel (asked on `subshellId`, or on the main shell without one). */
+  private async _served(subshellId: string | null): Promise<boolean> {
+    try {
+      const request =
+        JupyterMessage.createMessage<JupyterMessage.ICommInfoRequestMsg>({
+          msgType: 'comm_info_request',
+          channel: 'shell',
+          session: this.kernel.clientId,
+          username: this.kernel.username,
+          content: { target_name: CHANNEL_TARGET },
+          subshellId
+        });
+      const reply = (await this.kernel.sendShellMessage(request, true, true)
+        .done) as JupyterMessage.ICommInfoReplyMsg;
+      return (
+        reply.content.status === 'ok' &&
+        Object.keys(reply.content.comms).length > 0
+      );
+    } catch {
+      return false; // a kernel restarting or gone: asked again when it is back
+    }
+  }
+
+  /** Take `comm` as the channel and say hello (the page info goes with it). */
+  private async _hello(comm: Kernel.IComm, attempt: number): Promise<void> {
     const page = await this._pageInfo();
     if (attempt !== this._attempt || this.kernel.isDisposed) {
       comm.dispose(); // a newer open() superseded this one
@@ -172,7 +229,51 @@ export class McpChannel implements IMcpChannel {
       status === 'dead'
     ) {
       this._attempt++;
+      this._asking = false;
+      this._restarted = true;
+      this._watched.clear();
       this._drop();
+    } else if (status === 'idle' && this._restarted) {
+      this._restarted = false;
+      void this.open();
+    }
+  }
+
+  /** Cells of this kernel connection: ask while one that names the package runs, and after each one. */
+  private _onAnyMessage(
+    _: Kernel.IKernelConnection,
+    args: Kernel.IAnyMessageArgs
+  ): void {
+    const { msg, direction } = args;
+    if (direction === 'send' && msg.header.msg_type === 'execute_request') {
+      const code = (msg as JupyterMessage.IExecuteRequestMsg).content.code;
+      if (this._comm === null && NAMES_THE_PACKAGE.test(code)) {
+        this._watched.add(msg.header.msg_id);
+        if (!this._asking) {
+          void this.open(); // it keeps asking while a watched cell runs
+        }
+      }
+    } else if (
+      direction === 'recv' &&
+      msg.header.msg_type === 'execute_reply'
+    ) {
+      this._watched.delete(msg.parent_header.msg_id as string);
+      if (this._comm === null && !this._asking) {
+        void this._askAfterCell();
+      }
+    }
+  }
+
+  /** After a cell: ask on the main shell (the kernel is idle, or runs the next cell and answers after it). */
+  private async _askAfterCell(): Promise<void> {
+    const attempt = this._attempt;
+    if (
+      (await this._served(null)) &&
+      attempt === this._attempt &&
+      this._comm === null &&
+      !this._asking
+    ) {
+      void this.open();
     }
   }
 
@@ -198,6 +299,9 @@ export class McpChannel implements IMcpChannel {
   private _comm: Kernel.IComm | null = null;
   private _answered = false;
   private _attempt = 0;
+  private _asking = false; // an open() is asking or opening
+  private _restarted = false; // the kernel restarted and was not asked since
+  private _watched = new Set<string>(); // running cells that name mcp_jupyter (execute msg ids)
   private _page: IPageInfo | null = null;
   private _snapshot: ISnapshot | null = null;
   private _messageReceived = new Signal<IMcpChannel, KernelMessage>(this);

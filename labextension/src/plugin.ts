@@ -83,8 +83,8 @@ const channelsPlugin: JupyterFrontEndPlugin<IMcpChannels> = {
     });
     const channels = new McpChannels(page);
     themes?.themeChanged.connect(() => void channels.pageChanged());
-    // Every notebook kernel gets a channel at once, so the announce target is registered before
-    // the kernel imports mcp_jupyter (a kernel announcing to an unregistered target is lost).
+    // Every notebook kernel gets a channel at once: it watches the kernel's cells from the start and
+    // asks whether mcp_jupyter was imported (channel.ts).
     const watch = (panel: NotebookPanel): void => {
       const attach = (): void =>
         void channels.channelFor(panel.sessionContext.session?.kernel);

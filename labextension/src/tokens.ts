@@ -17,9 +17,10 @@ import {
   KernelMessage
 } from './messages';
 
-/** Comm target the kernel opens (then closes) to say "mcp_jupyter is imported here". */
-export const ANNOUNCE_TARGET = 'mcp_jupyter.announce';
-/** Comm target of the channel itself, opened by the frontend. */
+/**
+ * Comm target of the channel, opened by the frontend. A kernel serves it once mcp_jupyter is imported
+ * and then lists a comm under it in `comm_info`: that is how the frontend knows it can open the channel.
+ */
 export const CHANNEL_TARGET = 'mcp_jupyter.channel';
 /** Version of the message protocol spoken on the channel. */
 export const PROTOCOL = 1;
@@ -46,7 +47,8 @@ export interface IMcpChannel {
 export interface IMcpChannels {
   /**
    * The channel of `kernel`, created (and tried) on first request; null for a disposed kernel.
-   * A channel exists before the kernel has mcp_jupyter: it opens when the kernel announces itself.
+   * A channel exists before the kernel has mcp_jupyter: it asks the kernel (channel.ts) and opens once
+   * the kernel serves it.
    */
   channelFor(
     kernel: Kernel.IKernelConnection | null | undefined

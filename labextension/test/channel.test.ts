@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { McpChannel } from '../src/channel';
 import { KernelMessage } from '../src/messages';
 import { IMcpChannel } from '../src/tokens';
-import { kernelStub, page } from './kernel';
+import { kernelStub, page, settle } from './kernel';
+
+const hello = async () => ({ type: 'hello', protocol: 1, page: await page() });
 
 describe('McpChannel', () => {
   it('says it is open before it passes on its first message, so listeners added then get it', async () => {
@@ -17,10 +19,8 @@ describe('McpChannel', () => {
         );
       }
     });
-    await new Promise(resolve => setTimeout(resolve, 0));
-    expect(comm.opened).toEqual([
-      { type: 'hello', protocol: 1, page: await page() }
-    ]);
+    await settle();
+    expect(comm.opened).toEqual([await hello()]);
     // a sign-in that began before the hello is the first message, ahead of the snapshot
     deliver({
       type: 'auth.signin',
@@ -47,11 +47,77 @@ describe('McpChannel', () => {
     channel.messageReceived.connect(
       (_: IMcpChannel, msg: KernelMessage) => void received.push(msg)
     );
-    await new Promise(resolve => setTimeout(resolve, 0));
+    await settle();
     deliver({ type: 'app.event', whatever: 1 });
     deliver('not an object');
     deliver({ type: 'answer.error', id: 7, errors: [] });
     expect(received).toEqual([{ type: 'answer.error', id: '7', errors: [] }]);
     expect(channel.isOpen).toBe(true); // an unknown message still says the kernel has mcp_jupyter
+  });
+
+  it('asks the kernel first and opens nothing while mcp_jupyter is not imported', async () => {
+    const { kernel, comm, state } = kernelStub({ served: false });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    expect(state.asked).toEqual([
+      { target: 'mcp_jupyter.channel', subshell: null }
+    ]);
+    expect(comm.opened).toEqual([]);
+    expect(comm.isDisposed).toBe(true);
+  });
+
+  it('asks after each cell, and opens after the one that imported mcp_jupyter', async () => {
+    const { kernel, comm, state, cell } = kernelStub({ served: false });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    cell('c1', 'x = 1')(); // a cell that does not name the package: asked once it ended
+    await settle();
+    expect(state.asked.length).toBe(2);
+    expect(comm.opened).toEqual([]);
+    const ended = cell('c2', 'import helpers  # imports mcp_jupyter itself');
+    state.served = true;
+    ended();
+    await settle();
+    expect(comm.opened).toEqual([await hello()]);
+  });
+
+  it('asks on the subshell while a cell that names mcp_jupyter runs, and opens before the cell ends', async () => {
+    const { kernel, comm, state, cell } = kernelStub({
+      served: false,
+      subshells: true
+    });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    const ended = cell(
+      'c1',
+      'import mcp_jupyter as mj\nconn = mj.connect("secure", URL, auth=mj.OAuth())'
+    );
+    await settle(300);
+    expect(state.asked.length).toBeGreaterThan(2); // still asking, on the subshell, while the cell runs
+    expect(state.asked.every(a => a.subshell === 'subshell-1')).toBe(true);
+    state.served = true; // the cell's import ran
+    await settle(300);
+    expect(comm.opened).toEqual([await hello()]);
+    ended();
+  });
+
+  it('asks again when the kernel is idle after a restart', async () => {
+    const { kernel, comm, state } = kernelStub({ served: true });
+    const channel = new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    comm.onMsg({
+      content: {
+        data: { type: 'snapshot', connections: [], configured: [], inbox: [] }
+      }
+    });
+    expect(channel.isOpen).toBe(true);
+    kernel.statusChanged.emit('restarting');
+    expect(channel.isOpen).toBe(false);
+    state.served = false; // a fresh kernel: mcp_jupyter is not imported yet
+    const asked = state.asked.length;
+    kernel.statusChanged.emit('idle');
+    await settle();
+    expect(state.asked.length).toBe(asked + 1);
+    expect(channel.isOpen).toBe(false);
   });
 });

@@ -1,14 +1,19 @@
 /**
  * A stand-in for a kernel connection and its comm, with only the members the channel uses: unit tests
  * have no Jupyter server. Messages the kernel would send are `deliver`ed; what the frontend sent is
- * in `comm.opened` (the hello) and `comm.sent`. Also what a kernel sends, for the tests to deliver.
+ * in `comm.opened` (the hello) and `comm.sent`; `state.served` is whether the kernel has imported
+ * mcp_jupyter (what comm_info answers), `state.asked` each time the channel asked. Also what a kernel sends, for the tests to deliver.
  */
 import { Signal } from '@lumino/signaling';
 
-export function kernelStub() {
+export function kernelStub(
+  options: { served?: boolean; subshells?: boolean } = {}
+) {
   const comm = {
     isDisposed: false,
-    commsOverSubshells: 'disabled',
+    commsOverSubshells: options.subshells ? 'perCommTarget' : 'disabled',
+    subshellStarted: Promise.resolve(),
+    subshellId: options.subshells ? 'subshell-1' : null,
     opened: [] as unknown[],
     sent: [] as unknown[],
     onMsg: (_msg: unknown) => undefined as unknown,
@@ -23,18 +28,63 @@ export function kernelStub() {
       this.isDisposed = true;
     }
   };
+  // `served`: whether mcp_jupyter is imported in the kernel; `asked`: each comm_info question
+  const state = {
+    served: options.served ?? true,
+    asked: [] as { target: unknown; subshell: unknown }[]
+  };
   const kernel = {
     isDisposed: false,
-    supportsSubshells: false,
+    supportsSubshells: !!options.subshells,
+    clientId: 'client',
+    username: 'user',
     info: Promise.resolve({}),
     statusChanged: new Signal<unknown, string>({}),
+    anyMessage: new Signal<unknown, { msg: unknown; direction: string }>({}),
     disposed: new Signal<unknown, void>({}),
-    registerCommTarget: () => undefined,
-    createComm: () => comm
+    createComm: () => {
+      comm.isDisposed = false;
+      return comm;
+    },
+    // comm_info: the kernel lists a comm under the channel's target once mcp_jupyter is imported
+    sendShellMessage: (msg: {
+      header: { msg_type: string; subshell_id: unknown };
+      content: { target_name: unknown };
+    }) => {
+      state.asked.push({
+        target: msg.content.target_name,
+        subshell: msg.header.subshell_id
+      });
+      const comms = state.served
+        ? { listening: { target_name: 'mcp_jupyter.channel' } }
+        : {};
+      return { done: Promise.resolve({ content: { status: 'ok', comms } }) };
+    }
+  };
+  /** Send a cell's execute_request; returns what delivers its execute_reply (the cell ends). */
+  const cell = (id: string, code: string) => {
+    kernel.anyMessage.emit({
+      msg: {
+        header: { msg_id: id, msg_type: 'execute_request' },
+        content: { code }
+      },
+      direction: 'send'
+    });
+    return () =>
+      kernel.anyMessage.emit({
+        msg: {
+          header: { msg_id: `${id}-reply`, msg_type: 'execute_reply' },
+          parent_header: { msg_id: id },
+          content: {}
+        },
+        direction: 'recv'
+      });
   };
   return {
     kernel,
     comm,
+    state,
+    cell,
     deliver: (data: unknown) => comm.onMsg({ content: { data } })
   };
 }
@@ -65,9 +115,9 @@ export function snapshot(inbox: unknown[] = [], connections: unknown[] = []) {
   return { type: 'snapshot', connections, configured: [], inbox };
 }
 
-/** Let the channel's awaits (kernel info, page info) run. */
-export function settle(): Promise<void> {
-  return new Promise(resolve => setTimeout(resolve, 0));
+/** Let the channel's awaits (kernel info, comm_info, page info) run, and `ms` more. */
+export function settle(ms = 0): Promise<void> {
+  return new Promise(resolve => setTimeout(resolve, ms));
 }
 
 /** What mcp_jupyter/lab/_registry.py answers a search (the demo registry's entries: one that runs as

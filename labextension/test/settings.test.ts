@@ -31,7 +31,10 @@ describe('readSettings', () => {
       Object.entries(schema.properties).map(([key, p]) => [key, p.default])
     );
     expect(defaults).toEqual(DEFAULT_SETTINGS);
-    expect(schema.properties.cellPosition.enum).toEqual(['below', 'end']);
+    const choices = schema.properties.cellPosition.oneOf.map(
+      choice => choice.const
+    );
+    expect(choices).toEqual(['below', 'end']);
   });
 });
 

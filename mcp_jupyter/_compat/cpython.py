@@ -6,6 +6,10 @@
 - ``threading._register_atexit(fn)``: exit hooks that run before non-daemon threads are joined and
   before ``atexit``, while the interpreter is still whole: connections close (and server processes
   end) there. Without it, ``atexit`` runs too late for the runtime thread's loop.
+- ``argparse.ArgumentParser._actions``: the arguments a parser was given, help included. argparse
+  offers no public way to list them; ``%mcp``'s Tab completion reads them (which option takes a
+  value, which positional the next word fills, its choices), and so does ``%mcp connect``, which
+  takes only its own options out of a server's command line.
 """
 
 from __future__ import annotations
@@ -14,8 +18,12 @@ import sys
 import threading
 from collections.abc import Callable
 from types import CodeType
+from typing import TYPE_CHECKING
 
-__all__ = ["thread_runs", "register_before_thread_join"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["thread_runs", "register_before_thread_join", "parser_arguments"]
 
 
 def thread_runs(thread: threading.Thread, code: CodeType) -> bool:
@@ -39,3 +47,8 @@ def register_before_thread_join(hook: Callable[[], None]) -> bool:
     except RuntimeError:  # interpreter already shutting down
         pass
     return True
+
+
+def parser_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Every argument of ``parser`` (options, positionals, help), in the order they were added."""
+    return list(parser._actions)

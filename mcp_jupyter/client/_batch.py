@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from .. import _views as views
+from .. import _hooks as hooks
 from ..errors import MCPJupyterError
 from ._tool_call import call_tool
 
@@ -108,8 +108,7 @@ async def map_tool(
     """``conn.map`` / ``conn.amap`` on the runtime loop (see their docstring)."""
     rows, frame = _normalize_inputs(inputs)
     show_bar = progress_bar or (progress_bar is None and in_notebook())
-    bar = (
-        views.make("map_progress", len(rows), tool) if show_bar and views.registered("map_progress") else None
-    )
+    progress = hooks.MAP_PROGRESS.get() if show_bar else None
+    bar = progress(len(rows), tool) if progress is not None else None
     results = await map_rows(session, tool, rows, concurrency, timeout, bar.step if bar else None)
     return _finish(rows, frame, results, errors, as_dataframe)

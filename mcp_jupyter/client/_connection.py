@@ -16,13 +16,12 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import _extending as extending
+from .. import _hooks as hooks
 from .. import _icons as icons
-from .. import _views as views
 from .._protocol import JSONObject
 from ..errors import ConnectionFailed
 from ..runtime import runtime
@@ -44,6 +43,10 @@ from ._stdio import DEFAULT_MAX_LINE_BYTES
 from ._transports import _strip_userinfo
 from .auth import OAuth
 
+if TYPE_CHECKING:
+    from ..testing._checking import CheckReport
+    from ..testing._recording import Recorder
+
 __all__ = [
     "Connection",
     "ConnectionSpec",
@@ -60,8 +63,11 @@ class Connection(
     """A live connection to one MCP server. Create with :func:`mcp_jupyter.connect` (registered by
     name) or ``Connection(name, target).open()`` (not registered).
 
-    ``check``/``acheck`` and ``record`` come from the testing layer (:mod:`mcp_jupyter.testing`),
-    which the package root attaches: linting and recording are not MCP features."""
+    ``check``/``acheck`` and ``record`` are carried out by the testing layer
+    (:mod:`mcp_jupyter.testing`), imported on their first use: linting and recording are not MCP
+    features, so the client only delegates to it."""
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(
         self,
@@ -141,7 +147,7 @@ class Connection(
 
     def explore(self, **options: Any) -> Any:
         """The explorer widget for this server: tools, resources, templates, prompts, logs, history."""
-        return views.make("explorer", [self], **options)
+        return hooks.EXPLORER.require()([self], **options)
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -289,6 +295,33 @@ class Connection(
     def instructions(self) -> str | None:
         """The server's instructions for clients, if any."""
         return self._session.require_client().instructions
+
+    # -- testing the server (the testing layer, through its hook: mcp_jupyter/_hooks.py) ----------
+    @on_runtime
+    async def acheck(self, call: bool = False, *, eras: bool = True) -> CheckReport:
+        """Lint the server; returns a DataFrame of findings (severity, item, rule, message, spec).
+
+        Reads the raw listings (every page) and checks tool names, descriptions, input and output
+        schemas (valid JSON Schema, object-typed), annotations, resources (readable), templates
+        (RFC 6570, completable), prompts (render with sample arguments), declared capabilities,
+        ping latency and protocol eras (``eras=False`` skips the second, legacy-mode connection).
+        ``call=True`` also calls every tool annotated ``readOnlyHint`` with sample arguments and
+        checks its ``structuredContent`` against its ``outputSchema``. ``report.ok`` is True when
+        no finding is an error. docs/testing-servers.md lists the rules.
+        """
+        return await hooks.CONNECTION_TESTING.require().acheck(self, call=call, eras=eras)
+
+    check = blocking(acheck)
+
+    def record(self, path: str | None = None, *, ignore: Iterable[str] = (), target: Any = None) -> Recorder:
+        """Record every call, read and prompt on this connection as a pytest file (a context manager).
+
+        ``with conn.record("test_demo.py", ignore=["timestamp"]): ...`` writes the file on exit;
+        without ``path``, ``recorder.write(path)`` or ``recorder.source()`` afterwards. ``ignore``
+        names volatile fields (a key anywhere, or a dotted path such as ``items.*.id``) left out of
+        the comparisons. ``target`` overrides what the test connects to (default: this connection's).
+        """
+        return hooks.CONNECTION_TESTING.require().record(self, path, ignore=ignore, target=target)
 
     def __repr__(self) -> str:
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
@@ -457,7 +490,3 @@ def spec_of(session: Any) -> ConnectionSpec:
         auth=auth,
         server=target.server,
     )
-
-
-# The composition root adds the testing layer's check/acheck/record here (mcp_jupyter/_extending.py).
-extending.ready("Connection", Connection)

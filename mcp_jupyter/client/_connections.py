@@ -12,8 +12,8 @@ import weakref
 from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from .. import _hooks as hooks
 from ..errors import UnknownConnection, did_you_mean
-from . import _events as events
 
 if TYPE_CHECKING:
     from ._connection import Connection
@@ -46,7 +46,7 @@ def register(conn: Connection) -> Connection | None:
         _CONNECTIONS[conn.name] = conn
     # conn.close() is the same as mj.disconnect(name); the session holds its connection only weakly
     conn._session.close_hooks.append(partial(_forget, weakref.ref(conn)))
-    events.emit("opened", conn.name)
+    hooks.CONNECTION_EVENTS.notify("opened", conn.name)
     return old if old is not conn else None
 
 
@@ -59,7 +59,7 @@ def _forget(ref: weakref.ref[Connection]) -> None:
         if forgotten:
             del _CONNECTIONS[conn.name]
     if forgotten:
-        events.emit("closed", conn.name)
+        hooks.CONNECTION_EVENTS.notify("closed", conn.name)
 
 
 def connections() -> dict[str, Connection]:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import _hooks as hooks
 from .._wording import counted
 from ._transport_layers import Layer, LayeredTransport
 
@@ -142,6 +143,8 @@ class History:
 
     ``nbytes`` is what the kept entries count; ``dropped`` how many entries the limits removed.
     """
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(
         self,

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, overload
 
+from .. import _hooks as hooks
 from .. import _icons as icon_rules
-from .. import _views as views
 from .._protocol import JSONObject, JSONValue
 from .._wording import counted
 from ..errors import (
@@ -109,6 +109,7 @@ ItemSelf = TypeVar("ItemSelf", bound="Item")
 class Item:
     """What every listed item shares: the SDK object, its server's name, its connection."""
 
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
     raw: Any = field(default=None, repr=False, compare=False, kw_only=True)
     server: str | None = field(default=None, compare=False, kw_only=True)
     _connection_ref: ConnectionRef | None = field(default=None, repr=False, compare=False, kw_only=True)
@@ -194,7 +195,7 @@ class Tool(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this tool (fill in, Call, see the result): a widget."""
-        return views.make("tool_form", self.connection, self.name, tool=self, **options)
+        return hooks.TOOL_FORM.require()(self.connection, self.name, tool=self, **options)
 
     @property
     def task_support(self) -> str:
@@ -305,7 +306,7 @@ class ResourceTemplate(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this template (variables with completion, Read): a widget."""
-        return views.make("template_form", self.connection, self, **options)
+        return hooks.TEMPLATE_FORM.require()(self.connection, self, **options)
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ class Prompt(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this prompt (arguments with completion, rendered messages): a widget."""
-        return views.make("prompt_form", self.connection, self.name, prompt=self, **options)
+        return hooks.PROMPT_FORM.require()(self.connection, self.name, prompt=self, **options)
 
     @property
     def required(self) -> list[str]:
@@ -447,6 +448,7 @@ D = TypeVar("D")
 class Listing(Sequence[ItemT], Generic[ItemT]):
     """An ordered, read-only collection of tools/resources/... indexable by position or key."""
 
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
     kind: ClassVar[str] = "item"
     not_found: ClassVar[type[NotFound]] = NotFound
     columns: ClassVar[tuple[str, ...]] = ()  # the item fields shown as table columns, in order

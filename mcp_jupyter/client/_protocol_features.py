@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import _hooks as hooks
 from .._compat import mcp_sdk
 from .._protocol import TASKS_EXTENSION
 from .._wording import counted
@@ -63,6 +64,8 @@ class ProtocolFeatures:
     could not be read is an exception, named in the rows that needed it); ``listening`` whether a
     2026-07-28 ``subscriptions/listen`` stream is open.
     """
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(
         self,

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import _hooks as hooks
 from .._wording import counted
 from . import _tabular as tabular
 
@@ -222,6 +223,8 @@ def _joined_text(blocks: Sequence[ContentBlock]) -> str:
 class ToolResult:
     """The result of ``tools/call``. ``is_error`` results are results, not exceptions."""
 
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
+    _repr_mimebundle_ = hooks.repr_mimebundle  # and an MCP App's output type, when its tool has one
     content: list[ContentBlock]
     structured: Any
     is_error: bool
@@ -350,6 +353,7 @@ class ResourceContent:
 class ResourceResult:
     """The result of ``resources/read``; ``.text``/``.blob``/``.mime_type`` describe the first item."""
 
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
     uri: str
     contents: list[ResourceContent]
     server: str | None = None
@@ -428,6 +432,7 @@ class PromptMessage:
 class PromptResult:
     """The result of ``prompts/get``."""
 
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
     name: str
     description: str | None
     messages: list[PromptMessage]

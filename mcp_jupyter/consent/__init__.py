@@ -23,10 +23,10 @@ What it offers:
   (:class:`Decision`, :class:`SamplingAnswer`; each tool a sampling request offers is a
   :class:`SamplingTool`);
 - :data:`roots` (also ``mj.roots``, a :class:`RootsManager`), :func:`audit`, :func:`audit_file`,
-  :func:`reset`; for UIs and connections: :func:`register_presenter`, :func:`callbacks_for`.
+  :func:`reset`; for connections: :func:`callbacks_for`.
 
-This package never imports widgets: the card UI registers itself as a presenter
-(:func:`register_presenter`). The modules behind it are internal (their names start with ``_``).
+This package never imports widgets: the notebook UI provides the cards when it loads. The modules
+behind it are internal (their names start with ``_``).
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .. import _hooks as hooks
 from ._core import broker, callbacks_for
 from ._policy_book import Policy, RateLimit
-from ._presenters import register_presenter, track_cells
+from ._presenters import track_cells
 from ._providers import (
     AnthropicProvider,
     CallableProvider,
@@ -73,7 +74,6 @@ __all__ = [
     "inbox",
     "reset",
     "callbacks_for",
-    "register_presenter",
     "roots",
     "openai",
     "anthropic",
@@ -189,9 +189,7 @@ def pending() -> list[ConsentRequest]:
 
 def inbox() -> Any:
     """The inbox widget: announces new requests and holds cards no cell is showing (needs ipywidgets)."""
-    from .. import _views as views  # the UI provides it (consent never imports widgets)
-
-    return views.make("inbox")
+    return hooks.CONSENT_INBOX.require()()  # the UI provides it (consent never imports widgets)
 
 
 def reset() -> None:

@@ -11,8 +11,9 @@ Facts this module relies on (ipykernel 7.4, JupyterLab 4.6, ipywidgets 8.1; see 
   running cell (``allow_stdin``; JupyterLab yes, nbclient/papermill no). :func:`stdin_prompt` sends
   its own ``input_request`` with a deadline, so an unanswered prompt never hangs the kernel.
 
-The presenter (the widget layer) registers itself with :func:`register_presenter`; this module
-never imports widgets.
+Who shows requests is a hook (:mod:`mcp_jupyter._hooks`): the cards (``CONSENT_CARDS``, the widget
+layer) and, in front of them while JupyterLab's sidebar is connected, ``CONSENT_OVERLAY`` (the lab
+layer); this module never imports either.
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
+from .. import _hooks as hooks
 from .._compat.cpython import thread_runs
 from .._compat.ipykernel import allows_stdin, shell_parent_ident
+from .._hooks import Presenter
 
 __all__ = [
     "Presenter",
-    "register_presenter",
-    "register_overlay",
     "presenter",
     "card_presenter",
     "kernel",
@@ -48,57 +49,23 @@ class StdinUnavailable(RuntimeError):
     """The frontend cannot answer a stdin prompt (or did not within the deadline)."""
 
 
-class Presenter(Protocol):
-    """What the consent core needs from a UI: whether it can show a card now, and showing it."""
-
-    def can_present(self, request: Any) -> bool:
-        """True when a person can see and click a card for ``request`` right now."""
-        ...
-
-    def present(self, request: Any) -> None:
-        """Show a card for ``request``; the card calls ``request.decide(...)`` (any thread)."""
-        ...
-
-
-_presenter: Presenter | None = None
-_overlay: Presenter | None = None
 _cell_parent: dict | None = None
 _cell_lock = threading.Lock()  # held while the running cell is read to publish for it, and while it changes
 _tracking = False
 
 
-def register_presenter(value: Presenter | None) -> None:
-    """Install the UI that shows consent cards (``None`` removes it)."""
-    global _presenter
-    _presenter = value
-
-
-def register_overlay(value: Presenter | None) -> None:
-    """Install a presenter that comes before the cards (the JupyterLab channel's inbox), or remove it.
-
-    It is kept apart from :func:`register_presenter` so that the cards' presenter, which registers
-    itself whenever the UI is first imported (on any thread), can never replace it; the overlay
-    reaches the cards through :func:`card_presenter`.
-    """
-    global _overlay
-    _overlay = value
-
-
 def presenter() -> Presenter | None:
-    """Who shows consent requests: the overlay when one is installed, else the cards' presenter."""
-    return _overlay if _overlay is not None else card_presenter()
+    """Who shows consent requests: the overlay (JupyterLab's sidebar) when one is provided, else the cards."""
+    overlay = hooks.CONSENT_OVERLAY.get()
+    return overlay if overlay is not None else card_presenter()
 
 
 def card_presenter() -> Presenter | None:
-    """The registered (cards') presenter; in a kernel, the widget presenter is loaded on first use."""
-    if _presenter is None and kernel() is not None:
-        from .. import _views as views
-
-        try:
-            views.load()  # the UI registers its presenter when it loads
-        except ImportError:
-            return None
-    return _presenter
+    """The cards' presenter, looked up now; in a kernel, the UI that provides it is imported on first use."""
+    try:
+        return hooks.CONSENT_CARDS.get(load=kernel() is not None)
+    except ImportError:
+        return None
 
 
 def kernel() -> Any:

@@ -117,6 +117,7 @@ from mcp_types import (
 )
 from pydantic import Field
 
+from mcp_jupyter._compat import mcp_sdk
 from mcp_jupyter.demo import _data as data
 from mcp_jupyter.demo._models import (
     CreatedUser,
@@ -735,9 +736,11 @@ def _add_legacy_handlers(server: MCPServer, state: DemoState) -> None:
     """Serve `logging/setLevel` and `resources/(un)subscribe` for 2025-era clients.
 
     MCPServer has no decorator for them (2026-07-28 removed both); the SDK's documented way to
-    re-provide a removed spec method is the low-level `Server.add_request_handler`.
+    re-provide a removed spec method is the low-level `Server.add_request_handler`, and an `MCPServer`
+    has no public way to hand out its low-level server: the package's one seam to private names gives
+    it (mcp_jupyter/_compat/mcp_sdk.py, checked by tests/test_compat.py).
     """
-    lowlevel = server._lowlevel_server
+    lowlevel = mcp_sdk.lowlevel_server(server)
 
     async def set_level(ctx: ServerRequestContext[Any], params: SetLevelRequestParams) -> EmptyResult:
         state.log_level = params.level
@@ -757,6 +760,7 @@ def _add_legacy_handlers(server: MCPServer, state: DemoState) -> None:
 
 
 def _connection_of(session: ServerSession) -> object:
-    """The client connection a per-request `ServerSession` belongs to (the SDK has no public accessor);
-    subscriptions are per connection, and a later unsubscribe arrives with a new session object."""
-    return getattr(session, "_connection", session)
+    """The client connection a per-request `ServerSession` belongs to (the SDK has no public accessor:
+    the seam gives it); subscriptions are per connection, and a later unsubscribe arrives with a new
+    session object."""
+    return mcp_sdk.server_connection(session) or session

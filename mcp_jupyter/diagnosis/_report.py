@@ -14,6 +14,8 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import _hooks as hooks
+
 __all__ = ["Step", "Diagnosis", "Checklist", "Stop", "SYMBOLS"]
 
 SYMBOLS = {"ok": "✓", "failed": "✗", "warning": "⚠", "info": "·"}
@@ -57,6 +59,8 @@ class Diagnosis:
     step it stopped at (None when none failed); ``stopped`` says whether it ended early for another
     reason (a sign-in needed). ``.to_dataframe()`` is the checklist as a table; in a notebook it
     shows as a checklist (✓/✗, time per step, the detail, what to do)."""
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     target: str
     steps: list[Step] = field(default_factory=list)

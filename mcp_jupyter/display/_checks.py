@@ -1,7 +1,7 @@
 """HTML for ``conn.check()`` reports: a summary line and the findings table with spec links.
 
-The report is a DataFrame subclass defined in the client layer (which cannot import display code);
-:mod:`mcp_jupyter.display._formatters` registers :func:`check_html` for it by name.
+The report is a DataFrame subclass defined in the testing layer, above this one: its ``_repr_html_``
+calls :func:`check_html`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """HTML for the MCP Registry (search results, one entry) and for ``mj.doctor``'s checklist.
 
-The objects live in layers above this one (``mcp_registry``, ``diagnosis``); they are drawn by class
-name (:mod:`mcp_jupyter.display._formatters`), so this module reads their attributes and never
-imports them. Every value comes from a registry or a server: all of it is escaped and cut.
+The objects live in the layers ``mcp_registry`` and ``diagnosis``; their ``_repr_html_`` asks the
+``RICH_DISPLAY`` hook, whose table (:mod:`mcp_jupyter.display._renderers`) names their classes;
+this module only reads their attributes. Every value comes from a registry or a server: all of it is escaped and cut.
 """
 
 from __future__ import annotations

@@ -28,16 +28,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from comm.base_comm import BaseComm
+
 from mcp_jupyter._compat.comm import is_closed
 from mcp_jupyter._compat.ipykernel import route_comm_by_header
-from mcp_jupyter._version import __version__
 from mcp_jupyter.consent._presenters import kernel, track_cells
 
 from ._main_status import after_subshell_message
 
 __all__ = [
     "TARGET",
-    "ANNOUNCE",
     "PROTOCOL",
     "install",
     "is_live",
@@ -49,11 +49,19 @@ __all__ = [
 ]
 
 TARGET = "mcp_jupyter.channel"  # the comm target the frontend opens
-ANNOUNCE = "mcp_jupyter.announce"  # the frontend's target: "this kernel has mcp_jupyter"
+LISTENING_ID = "mcp_jupyter.channel.listening"  # the silent comm that ``comm_info`` lists under TARGET
 PROTOCOL = 1
 DEBOUNCE = 0.1  # seconds: a burst of changes makes one snapshot
 
 _log = logging.getLogger("mcp_jupyter")
+
+
+class _Listening(BaseComm):
+    """A comm that is listed and never speaks: ``publish_msg`` (the one method a ``comm`` backend
+    implements) sends nothing, so neither this comm nor its closing ever reaches a frontend."""
+
+    def publish_msg(self, msg_type: str, *args: Any, **kwargs: Any) -> None:
+        return None
 
 
 @dataclass
@@ -141,14 +149,17 @@ def changed() -> None:
         _timer.start()
 
 
-# -- installing and announcing ---------------------------------------------------------------------
+# -- installing ------------------------------------------------------------------------------------
 
 
 def install() -> bool:
-    """Register the ``mcp_jupyter.channel`` comm target and announce the package to the frontend.
+    """Serve the ``mcp_jupyter.channel`` comm target; the frontend that wants the channel asks for it.
 
-    Called by the package root when it is imported in an ipykernel; False elsewhere. Light: the
-    client and the widgets are imported only when a frontend says hello.
+    Called by the package root when it is imported in an ipykernel; False elsewhere. Nothing is sent:
+    the kernel never announces itself, since a headless run (nbclient, papermill, a docs build) has
+    nobody to hear it and logs every comm the kernel opens to a target it lacks. A frontend learns
+    that the kernel serves the channel from ``comm_info`` (docs/architecture.md, "The JupyterLab
+    channel"). Light: the client and the widgets are imported only when a frontend says hello.
     """
     global _installed
     if getattr(kernel(), "comm_manager", None) is None:  # not an ipykernel (or one without comms)
@@ -157,15 +168,14 @@ def install() -> bool:
         if _installed:
             return True
         _installed = True
-    from comm import create_comm, get_comm_manager
+    from comm import get_comm_manager
 
-    get_comm_manager().register_target(TARGET, _opened)
+    manager = get_comm_manager()
+    manager.register_target(TARGET, _opened)
+    # ipykernel's comm_info lists the comms that exist, not the targets registered: one comm that
+    # never sends a message stands for the target, so `comm_info(target_name=TARGET)` lists it.
+    manager.register_comm(_Listening(target_name=TARGET, comm_id=LISTENING_ID, primary=False))
     track_cells()  # which cell runs: the kernel stays busy for it while the channel answers (_main_status)
-    try:
-        announcement = create_comm(target_name=ANNOUNCE, data={"version": __version__, "protocol": PROTOCOL})
-        announcement.close()
-    except Exception:  # noqa: BLE001 - a frontend without comms simply never opens the channel
-        _log.debug("could not announce mcp_jupyter to the frontend", exc_info=True)
     return True
 
 
@@ -267,12 +277,12 @@ def _watch() -> None:
         if _watching:
             return
         _watching = True
-    from mcp_jupyter.client import _events as events
+    from mcp_jupyter import _hooks as hooks
     from mcp_jupyter.consent._core import broker
 
     from ._inbox import install_presenter
 
-    events.observe(lambda _event, _name: changed())
+    hooks.CONNECTION_EVENTS.provide(lambda _event, _name: changed())
     broker.on_new_request(lambda _request: changed())
     install_presenter()
 

@@ -30,8 +30,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from mcp_jupyter import _hooks as hooks
+from mcp_jupyter._hooks import Presenter
 from mcp_jupyter._schema import apply_defaults, iter_field_errors, make_validator
-from mcp_jupyter.consent._presenters import Presenter, card_presenter, main_thread_blocked, register_overlay
+from mcp_jupyter.consent._presenters import card_presenter, main_thread_blocked
 from mcp_jupyter.consent._requests import ConsentRequest, tool_call_problems
 from mcp_jupyter.consent._requests import answer as answer_decision
 
@@ -74,7 +76,7 @@ def install_presenter() -> None:
     global _installed
     with _install_lock:
         if not _installed:
-            register_overlay(ChannelPresenter())
+            hooks.CONSENT_OVERLAY.provide(ChannelPresenter())
             _installed = True
 
 

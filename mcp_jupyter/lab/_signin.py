@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Any
 
-from mcp_jupyter.client import auth
+from mcp_jupyter import _hooks as hooks
 from mcp_jupyter.consent._presenters import main_thread_blocked
 from mcp_jupyter.lab import _channel as channel
 
@@ -37,9 +37,9 @@ def install() -> None:
     _installed = True
     global _installed_at
     _installed_at = time.monotonic()
-    auth.set_page_source(_page)
-    auth.register_presenter(_announce)
-    auth.set_prompt_check(_needs_stdin_prompt)
+    hooks.JUPYTER_PAGE.provide(_page)
+    hooks.SIGNIN_PRESENTERS.provide(_announce)
+    hooks.SIGNIN_PROMPT_CHECK.provide(_needs_stdin_prompt)
     channel.on("auth.", _received)
     channel.on("hello", _announce_waiting)
 
@@ -80,7 +80,7 @@ def _needs_stdin_prompt(signin: Any) -> bool:
 def _announce_waiting(_hello: dict) -> None:
     """A frontend said hello: tell it about sign-ins that began before (import and connect in one
     cell: the hello can arrive after the sign-in started, and a blocked cell then needs the notification)."""
-    for signin in auth.active().values():
+    for signin in _active().values():
         _announce(signin)
 
 
@@ -126,7 +126,7 @@ def _announce(signin: Any) -> bool:
 
 def _received(msg: dict) -> None:
     """Cancel or paste from the frontend (on the channel's subshell thread: quick, thread-safe)."""
-    signin = auth.active().get(str(msg.get("id")))
+    signin = _active().get(str(msg.get("id")))
     if signin is None:
         return
     if msg.get("type") == "auth.cancel":
@@ -135,3 +135,11 @@ def _received(msg: dict) -> None:
         problem = signin.paste(str(msg.get("url") or ""))
         if problem:
             channel.send({"type": "auth.paste.error", "id": signin.id, "message": problem})
+
+
+def _active() -> dict[str, Any]:
+    """The sign-ins waiting for a person. The OAuth client is imported here, when a frontend speaks,
+    not when the package is (``import mcp_jupyter`` in a kernel stays light)."""
+    from mcp_jupyter.client.auth import active
+
+    return active()

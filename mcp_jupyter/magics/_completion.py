@@ -13,6 +13,7 @@ import argparse
 import re
 from typing import Any
 
+from mcp_jupyter._compat.cpython import parser_arguments
 from mcp_jupyter.magics._completers import CompletionContext, completer_of
 from mcp_jupyter.magics._registry import REGISTRY
 
@@ -27,9 +28,9 @@ def candidates(words: list[str], current: str) -> list[str]:
     if spec is None:
         return []
     parser = spec.parser
+    options = options_of(parser)
     if current.startswith("-"):
-        return list(parser._option_string_actions)
-    options = parser._option_string_actions
+        return list(options)
     values, action = _argument_at(parser, words[1:])
     if len(words) > 1 and words[-1] in options and options[words[-1]].nargs != 0:
         action = options[words[-1]]  # the cursor is on this option's value
@@ -38,8 +39,8 @@ def candidates(words: list[str], current: str) -> list[str]:
 
 def _argument_at(parser: argparse.ArgumentParser, words: list[str]) -> tuple[dict[str, Any], Any]:
     """The positional values given so far (by ``dest``) and the positional the next word fills."""
-    given = _positional_words(words, parser._option_string_actions)
-    positionals = [a for a in parser._actions if not a.option_strings]
+    given = _positional_words(words, options_of(parser))
+    positionals = [a for a in parser_arguments(parser) if not a.option_strings]
     values: dict[str, Any] = {}
     for action in positionals:
         if action.nargs in ("*", "+", argparse.REMAINDER):
@@ -49,6 +50,11 @@ def _argument_at(parser: argparse.ArgumentParser, words: list[str]) -> tuple[dic
             return values, action
         values[action.dest], given = given[0], given[1:]
     return values, None
+
+
+def options_of(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """Each option string of ``parser`` (``-o``, ``--output``, ``--help``...) and the argument it sets."""
+    return {string: action for action in parser_arguments(parser) for string in action.option_strings}
 
 
 def _positional_words(words: list[str], options: dict[str, argparse.Action]) -> list[str]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from mcp_jupyter._compat.cpython import parser_arguments
 from mcp_jupyter._escaping import visible
 from mcp_jupyter.errors import MCPJupyterError, did_you_mean
 from mcp_jupyter.magics._completers import completes, connection_names
@@ -76,8 +77,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _is_option(parser: argparse.ArgumentParser, word: str) -> bool:
+    """Whether argparse takes ``word`` for one of ``parser``'s options (a prefix of one counts too)."""
     name = word.split("=", 1)[0]
-    return any(name == option or option.startswith(name) for option in parser._option_string_actions)
+    options = (option for action in parser_arguments(parser) for option in action.option_strings)
+    return any(name == option or option.startswith(name) for option in options)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from .. import _hooks as hooks
 from .._wording import counted
 from ..client._runtime_methods import blocking, on_runtime
 from ..errors import RegistryUnavailable, ServerNotListed, did_you_mean, suggest
@@ -43,6 +44,8 @@ class RegistrySearch:
 
     ``query``, ``url`` (the registry), ``fetched_at``; ``stale`` is true once a later request found
     the registry unreachable (``stale_reason`` says why): the entries are still the ones it sent."""
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(self, servers: list[RegistryServer], *, query: str, url: str, pages: int) -> None:
         self._servers = servers

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .. import _hooks as hooks
 from ..errors import ConnectionFailed
 from ._asking import ask
 from ._entries import Entry, Input, Package, Remote, entry_from
@@ -25,6 +26,8 @@ class RegistryServer:
     ``packages`` (ways to run it here), ``remotes`` (servers already running elsewhere), ``status``,
     ``published_at``, ``updated_at``; ``server_json`` is the entry as published. ``stale`` is true for
     an entry kept from an earlier search while the registry cannot be reached."""
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(self, entry: Entry, *, registry: str = "", stale_reason: str = "") -> None:
         self._entry = entry

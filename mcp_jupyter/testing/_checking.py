@@ -94,6 +94,15 @@ class CheckReport(pd.DataFrame):
         """How many findings of each severity."""
         return {s: int((self["severity"] == s).sum()) for s in SEVERITIES}
 
+    def _repr_html_(self) -> str | None:
+        """The summary line and the findings with spec links (display/_checks.py, a layer below this one)."""
+        from ..display._checks import check_html
+
+        try:
+            return str(check_html(self))
+        except Exception:  # noqa: BLE001 - display must never break a cell; text/plain remains
+            return None
+
 
 def make_report(findings: list[dict], server: str) -> CheckReport:
     """Findings as a :class:`CheckReport`, errors first (stable within a severity)."""

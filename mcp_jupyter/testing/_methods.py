@@ -1,57 +1,61 @@
-"""``conn.check()`` and ``conn.record()``: the testing layer's methods on a connection.
+"""``conn.check()`` and ``conn.record()``: what the testing layer does for a connection.
 
 Linting and recording are not MCP features, so the client does not carry them and never imports this
-layer. The composition root (``mcp_jupyter/__init__.py``) attaches these functions to
-:class:`~mcp_jupyter.Connection` with :func:`attach` as soon as the class is
-defined (:mod:`mcp_jupyter._extending`); this module stays light (pandas and the checker load on the
-first ``check``).
+layer: :class:`~mcp_jupyter.Connection`'s ``acheck``, ``check`` and ``record`` delegate to the provider
+of the ``CONNECTION_TESTING`` hook (:mod:`mcp_jupyter._hooks`), which this module is. The composition
+root imports it on the first such call. It stays light: pandas and the checker load on the first
+``check``. :func:`check`, :func:`acheck` and :func:`record` are the same as the methods, for
+``mcp_jupyter.testing.check(conn)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..client._runtime_methods import blocking, on_runtime
+from .. import _hooks as hooks
 
-__all__ = ["acheck", "check", "record", "attach"]
-
-
-@on_runtime
-async def acheck(self: Any, call: bool = False, *, eras: bool = True) -> Any:
-    """Lint the server; returns a DataFrame of findings (severity, item, rule, message, spec).
-
-    Reads the raw listings (every page) and checks tool names, descriptions, input and output
-    schemas (valid JSON Schema, object-typed), annotations, resources (readable), templates
-    (RFC 6570, completable), prompts (render with sample arguments), declared capabilities,
-    ping latency and protocol eras (``eras=False`` skips the second, legacy-mode connection).
-    ``call=True`` also calls every tool annotated ``readOnlyHint`` with sample arguments and
-    checks its ``structuredContent`` against its ``outputSchema``. ``report.ok`` is True when
-    no finding is an error. docs/testing-servers.md lists the rules.
-    """
-    from ._checking import Checker
-
-    return await Checker(self, call=call, eras=eras).run()
-
-
-check = blocking(acheck)
-
-
-def record(self: Any, path: str | None = None, *, ignore: Iterable[str] = (), target: Any = None) -> Any:
-    """Record every call, read and prompt on this connection as a pytest file (a context manager).
-
-    ``with conn.record("test_demo.py", ignore=["timestamp"]): ...`` writes the file on exit;
-    without ``path``, ``recorder.write(path)`` or ``recorder.source()`` afterwards. ``ignore``
-    names volatile fields (a key anywhere, or a dotted path such as ``items.*.id``) left out of
-    the comparisons. ``target`` overrides what the test connects to (default: this connection's).
-    """
+if TYPE_CHECKING:
+    from ..client._connection import Connection
+    from ._checking import CheckReport
     from ._recording import Recorder
 
-    return Recorder([self], path=path, ignore=ignore, target=target)
+__all__ = ["acheck", "check", "record"]
 
 
-def attach(cls: type) -> None:
-    """Give ``cls`` (the client's ``Connection``) the methods ``check``, ``acheck`` and ``record``."""
-    for function in (acheck, check, record):
-        function.__qualname__ = f"{cls.__qualname__}.{function.__name__}"  # help() reads like a method
-        setattr(cls, function.__name__, function)
+async def acheck(conn: Connection, call: bool = False, *, eras: bool = True) -> CheckReport:
+    """Lint the server of ``conn``: ``await conn.acheck(...)`` (a DataFrame of findings)."""
+    return await conn.acheck(call, eras=eras)
+
+
+def check(conn: Connection, call: bool = False, *, eras: bool = True) -> CheckReport:
+    """Lint the server of ``conn``: ``conn.check(...)`` (a DataFrame of findings; docs/testing-servers.md)."""
+    return conn.check(call, eras=eras)
+
+
+def record(
+    conn: Connection, path: str | None = None, *, ignore: Iterable[str] = (), target: Any = None
+) -> Recorder:
+    """Record every call, read and prompt on ``conn`` as a pytest file: ``conn.record(...)``."""
+    return conn.record(path, ignore=ignore, target=target)
+
+
+class ConnectionTesting:
+    """The provider of ``CONNECTION_TESTING``: the checker and the recorder, loaded on first use."""
+
+    async def acheck(self, connection: Connection, *, call: bool, eras: bool) -> CheckReport:
+        """Run the checker on ``connection`` (on the runtime loop: ``Connection.acheck`` is there)."""
+        from ._checking import Checker
+
+        return await Checker(connection, call=call, eras=eras).run()
+
+    def record(
+        self, connection: Connection, path: str | None, *, ignore: Iterable[str], target: Any
+    ) -> Recorder:
+        """A recorder of ``connection``'s calls."""
+        from ._recording import Recorder
+
+        return Recorder([connection], path=path, ignore=ignore, target=target)
+
+
+hooks.CONNECTION_TESTING.provide(ConnectionTesting())

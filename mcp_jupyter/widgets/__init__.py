@@ -4,7 +4,7 @@
   :class:`ResourceBrowser`, :class:`Explorer` (``conn.explore()``);
 - :class:`SchemaForm` (any JSON Schema as widgets), :class:`FormError`, :func:`apply_defaults`.
 
-Importing this package registers the views the core asks for (``tool.form()``, ``conn.explore()``,
+Importing this package provides the views the core asks for (``tool.form()``, ``conn.explore()``,
 the consent inbox and cards, ``conn.map``'s progress bar, the sign-in card); the modules themselves
 are imported on first use, so `import mcp_jupyter` stays fast. They are internal (their names start
 with ``_``): import the classes from here.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mcp_jupyter import _hooks as hooks
 from mcp_jupyter._schema import apply_defaults
 
 if TYPE_CHECKING:
@@ -56,19 +57,16 @@ def _view(module: str, attribute: str) -> Any:
     return build
 
 
-def _register_views() -> None:
-    from mcp_jupyter import _views as views
-
-    views.register("tool_form", _view("_tool_form", "ToolForm"))
-    views.register("prompt_form", _view("_prompt_form", "PromptForm"))
-    views.register("template_form", _view("_resource_views", "TemplateForm"))
-    views.register("explorer", _view("_explorer", "Explorer"))
-    views.register("map_progress", _view("_map_progress", "MapProgress"))
-    views.register("task_status", _view("_task_status", "TaskStatusLine"))
-    views.register("inbox", _inbox)
-    from mcp_jupyter.client.auth import register_presenter
-
-    register_presenter(_signin_card)  # the "Sign in to SERVER" card (client/auth asks presenters)
+def _provide_views() -> None:
+    """The views the core asks for through its hooks (mcp_jupyter/_hooks.py)."""
+    hooks.TOOL_FORM.provide(_view("_tool_form", "ToolForm"))
+    hooks.PROMPT_FORM.provide(_view("_prompt_form", "PromptForm"))
+    hooks.TEMPLATE_FORM.provide(_view("_resource_views", "TemplateForm"))
+    hooks.EXPLORER.provide(_view("_explorer", "Explorer"))
+    hooks.MAP_PROGRESS.provide(_view("_map_progress", "MapProgress"))
+    hooks.TASK_STATUS.provide(_view("_task_status", "TaskStatusLine"))
+    hooks.CONSENT_INBOX.provide(_inbox)
+    hooks.SIGNIN_PRESENTERS.provide(_signin_card)  # the "Sign in to SERVER" card
 
 
 def _signin_card(signin: Any) -> bool:
@@ -92,5 +90,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_register_views()
-from . import _consent_cards  # noqa: E402,F401 - registers the consent presenter
+_provide_views()
+from . import _consent_cards  # noqa: E402,F401 - provides the consent cards (hooks.CONSENT_CARDS)

@@ -36,12 +36,8 @@ from urllib.parse import urlsplit
 
 import ipywidgets as W
 
-from mcp_jupyter.consent._presenters import (
-    current_cell_parent,
-    kernel,
-    main_thread_blocked,
-    register_presenter,
-)
+from mcp_jupyter import _hooks as hooks
+from mcp_jupyter.consent._presenters import current_cell_parent, kernel, main_thread_blocked
 from mcp_jupyter.consent._requests import ConsentRequest
 from mcp_jupyter.display._html import clip, esc
 
@@ -584,4 +580,4 @@ def display_in_cell(widget: W.Widget, parent: dict) -> None:
     )
 
 
-register_presenter(WidgetPresenter())
+hooks.CONSENT_CARDS.provide(WidgetPresenter())

@@ -161,6 +161,53 @@ def test_sidebar_lists_updates_writes_code_and_sees_a_crash(open_notebook):
     assert not [e for e in collect_console_errors(page) if "mcp" in e.lower()]
 
 
+def test_the_sidebar_asks_for_the_channel_and_the_kernel_opens_no_comm(
+    open_notebook, lab_server, browser_context
+):
+    """The kernel never announces itself (a headless run would log the comm it cannot handle): the
+    sidebar asks. Nothing the kernel sends opens a comm, and still a cell that does not name
+    mcp_jupyter but imports a module that does connects the sidebar once it ends."""
+    frames: list[str] = []
+
+    def watch(socket) -> None:
+        socket.on(
+            "framereceived",
+            lambda data: frames.append(data if isinstance(data, str) else data.decode("utf-8", "replace")),
+        )
+
+    def on_page(new_page) -> None:
+        new_page.on("websocket", watch)
+
+    (lab_server.root_dir / "uses_mcp_helper.py").write_text(
+        "import sys\nimport mcp_jupyter as mj\n\n"
+        "def demo():\n    return mj.connect('helper-demo', [sys.executable, '-m', 'mcp_jupyter.demo'])\n"
+    )
+    browser_context.on("page", on_page)
+    try:
+        page = open_notebook(
+            [
+                "x = 41 + 1\nprint('PLAIN', x)",
+                "import uses_mcp_helper\nprint('HELPED')",
+                "d = uses_mcp_helper.demo()",
+            ]
+        )
+    finally:
+        browser_context.remove_listener("page", on_page)
+    sidebar = open_sidebar(page)
+    run(page, 0, expect="PLAIN 42")
+    sidebar.locator(".mcpj-insert-import").wait_for(timeout=TIMEOUT)  # no mcp_jupyter in the kernel yet
+    run(page, 1, expect="HELPED")
+    sidebar.locator(".mcpj-connections").wait_for(timeout=TIMEOUT)
+    assert sidebar.locator(".mcpj-insert-import").count() == 0
+    run(page, 2)
+    connection(sidebar, "helper-demo")
+    assert not [e for e in collect_console_errors(page) if "mcp" in e.lower()]
+    assert any("HELPED" in frame for frame in frames)  # the kernel's messages were watched
+    # a frame's first msg_type is its own header's (the parent header comes after it)
+    kinds = [found.group(1) for frame in frames if (found := re.search(r'"msg_type":\s*"([^"]+)"', frame))]
+    assert "execute_reply" in kinds and "comm_open" not in kinds, "the kernel opened a comm"
+
+
 def test_a_blocked_sync_call_is_answered_from_the_sidebar(open_notebook):
     page = open_notebook([SETUP, "print(demo.call('greet').text)\nprint('AFTER')"])
     run(page, 0, expect="CONNECTED to")
@@ -510,6 +557,12 @@ def test_the_palette_opens_the_sidebar_and_the_run_setting_makes_clicks_insert_o
         run_cells = page.get_by_label("Run the written cell")
         run_cells.wait_for(timeout=TIMEOUT)
         assert run_cells.is_checked()
+        # where written cells go reads as words, not the stored values
+        position = page.locator(".form-group", has_text="Where written cells go").locator("select").first
+        assert position.locator("option").all_inner_texts() == [
+            "Below the active cell",
+            "At the end of the notebook",
+        ]
         run_cells.click()
         deadline = time.monotonic() + 30
         while '"runCells": false' not in (settings_file.read_text() if settings_file.exists() else ""):

@@ -26,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 import mcp_jupyter as mj
-from mcp_jupyter.serve import _tasks as served_tasks
+from mcp_jupyter.serving import _tasks as served_tasks
 
 STAGES = ("Gathering sources", "Analyzing content", "Synthesizing findings", "Generating report")
 

@@ -22,9 +22,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from ... import _hooks as hooks
 from ..._protocol import JSONObject
 from ...errors import ConnectionFailed, ServerExited
-from .. import _events as events
 from .._history import History
 from .._items import (
     ConnectionRef,
@@ -113,7 +113,7 @@ class Session:
         changed = value != getattr(self, "_status", None)
         self._status = value
         if changed:  # observers above the client (the JupyterLab sidebar) show it live
-            events.emit("status", self.name)
+            hooks.CONNECTION_EVENTS.notify("status", self.name)
 
     @property
     def timeout(self) -> float | None:

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .. import _events as events
+from ... import _hooks as hooks
 from .._results import LogEntry
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Inbox:
                     await _run_listener(callback, uri)
         elif method.endswith("/list_changed"):
             self._listings.changed(method)
-            events.emit("list_changed", self.server)
+            hooks.CONNECTION_EVENTS.notify("list_changed", self.server)
         for listener in list(self.listeners):
             await _run_listener(listener, method, params if params is not None else {"uri": uri})
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import anyio
 
-from ... import _views as views
+from ... import _hooks as hooks
 from ..._wording import counted
 from ...errors import MCPJupyterError, RequestTimeout
 from ...runtime import runtime
@@ -30,6 +30,8 @@ class Task:
     ``result()`` waits for the end and returns the :class:`ToolResult`, ``cancel()`` asks the server
     to stop. In a notebook it shows as a live status line.
     """
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     def __init__(self, session: Session, state: TaskState) -> None:
         self._session = session
@@ -157,8 +159,9 @@ class Task:
         from IPython.display import display
 
         ensure_following(self._session, self._state)
-        if views.registered("task_status"):
-            display(views.make("task_status", self))
+        status_line = hooks.TASK_STATUS.get()
+        if status_line is not None:
+            display(status_line(self))
             return
         from IPython import get_ipython
 
@@ -227,6 +230,8 @@ async def _spawn_async(spawn: Callable[[], None]) -> None:
 class TaskTable(list[Task]):
     """The tasks a notebook knows on one server (a list of :class:`Task`): a table in notebooks,
     ``.to_dataframe()`` for pandas."""
+
+    _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
     COLUMNS: ClassVar[tuple[str, ...]] = (
         "id",

@@ -9,10 +9,10 @@ import contextvars
 import uuid
 from typing import TYPE_CHECKING, Any, Literal
 
+from ... import _hooks as hooks
 from ..._compat.mcp_sdk import send_raw_request
 from ..._protocol import TASKS_EXTENSION, JSONObject, member, timestamp
 from ...errors import TaskNotSupported
-from .. import _events as events
 from .._results import ToolResult
 from .state import (
     _BOOKS,
@@ -189,7 +189,7 @@ def _finished_at_once(
     state.result = result
     state.done_event().set()
     book.states[state.id] = state  # nothing to fetch later: not persisted
-    events.emit("task", session.name)
+    hooks.CONNECTION_EVENTS.notify("task", session.name)
     return state
 
 

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from ... import _hooks as hooks
 from ..._protocol import TERMINAL, JSONObject, read_task, timestamp
 from ...consent._requests import looks_secret
-from .. import _events as events
 from .._task_store import default_task_store
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class TaskBook:
         """A task of this book started or moved: persist it and tell the connection's observers (the
         sidebar's Tasks section follows them instead of polling)."""
         self.save(state)
-        events.emit("task", self.session.name)
+        hooks.CONNECTION_EVENTS.notify("task", self.session.name)
 
     def save(self, state: TaskState) -> None:
         """Persist ``state`` (HTTP servers only; never fails a task)."""

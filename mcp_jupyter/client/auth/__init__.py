@@ -8,8 +8,7 @@
 - :func:`discover` (a server's protected resource metadata), :func:`id_jag` (an enterprise
   identity assertion), :func:`headless` (a user agent for servers that approve without a page);
 - one interactive sign-in, :class:`SignIn` (the card/link, the ``open_url`` hook, paste, cancel),
-  :func:`active`, :class:`SignInError`; the hooks a UI registers: :func:`register_presenter`,
-  :func:`set_page_source`, :func:`set_prompt_check`.
+  :func:`active`, :class:`SignInError`.
 
 docs/auth.md is the guide. The modules behind it are internal (their names start with ``_``).
 """
@@ -25,8 +24,7 @@ from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_pr
 from ..._escaping import escape
 from .._connections import connections, get_connection
 from ._options import OAuth, as_oauth, build_provider
-from ._receivers import set_page_source
-from ._signin import SignIn, SignInError, active, register_presenter, set_prompt_check
+from ._signin import SignIn, SignInError, active
 from ._store import MemoryTokens, TokenStore, default_store
 
 __all__ = [
@@ -41,9 +39,6 @@ __all__ = [
     "discover",
     "id_jag",
     "token_file",
-    "register_presenter",
-    "set_page_source",
-    "set_prompt_check",
     "active",
 ]
 

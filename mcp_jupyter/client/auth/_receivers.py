@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import anyio
 
+from ... import _hooks as hooks
 from ... import _oauth_handoff as handoff
 from ..._escaping import escape
 from ..._oauth_handoff import CALLBACK_PARAMS, CALLBACK_PATH
@@ -42,21 +43,15 @@ LOOPBACK_PATH = "/callback"
 _PARAMS = CALLBACK_PARAMS
 _MAX_REQUEST = 16 * 1024
 
-_page_source: Callable[[], dict[str, Any] | None] | None = None
-
-
-def set_page_source(source: Callable[[], dict[str, Any] | None] | None) -> None:
-    """Tell the client how to learn about the JupyterLab page (set by :mod:`mcp_jupyter.lab`)."""
-    global _page_source
-    _page_source = source
-
 
 def jupyter_redirect_uri() -> str | None:
-    """The Jupyter route's redirect URI when the page says the server extension is there, else None."""
-    if _page_source is None:
+    """The Jupyter route's redirect URI when the page says the server extension is there, else None
+    (the JupyterLab channel provides the page: ``JUPYTER_PAGE`` in :mod:`mcp_jupyter._hooks`)."""
+    page_source = hooks.JUPYTER_PAGE.get()
+    if page_source is None:
         return None
     try:
-        page = _page_source()
+        page = page_source()
     except Exception:  # noqa: BLE001 - no page info: fall back to loopback
         return None
     if not page or not page.get("server_extension") or not page.get("origin"):

@@ -7,8 +7,9 @@ it starts the receiver (:mod:`.receivers`), shows the URL (the ``open_url`` hook
 SERVER" card, a printed link and ``webbrowser.open``), and waits for the first of: the redirect, a
 pasted redirect URL, Cancel, or the timeout.
 
-The card and the JupyterLab channel are UI: they register as presenters (:func:`register_presenter`)
-when they load, so this module never imports them (docs/architecture.md, the UI seam).
+The card and the JupyterLab channel are UI: they provide the ``SIGNIN_PRESENTERS`` hook when they
+load (:mod:`mcp_jupyter._hooks`), so this module never imports them (docs/architecture.md, "The
+hooks").
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import anyio
 
+from ... import _hooks as hooks
 from ... import _oauth_handoff as handoff
-from ... import _views as views
 from ...consent._presenters import (
     StdinUnavailable,
     kernel,
@@ -45,7 +46,7 @@ from ._receivers import (
     serve_loopback,
 )
 
-__all__ = ["SignIn", "SignInError", "Browser", "register_presenter", "active"]
+__all__ = ["SignIn", "SignInError", "Browser", "active"]
 
 PROMPT_GRACE = 20.0  # seconds the loopback listener gets before the stdin prompt offers a paste
 
@@ -58,25 +59,7 @@ class SignInError(Exception):
         super().__init__(message)
 
 
-_presenters: list[Callable[[SignIn], bool]] = []
 _active: dict[str, SignIn] = {}
-
-
-def register_presenter(presenter: Callable[[SignIn], bool]) -> None:
-    """Add a way to show a sign-in (the card, the JupyterLab channel); it returns True when shown."""
-    if presenter not in _presenters:
-        _presenters.append(presenter)
-
-
-def set_prompt_check(check: Callable[[SignIn], bool] | None) -> None:
-    """Set how to tell whether a blocked cell still needs the stdin prompt for a sign-in (set by
-    :mod:`mcp_jupyter.lab`: not when JupyterLab's notification offers Cancel and paste). It runs
-    on the prompt's own thread and may wait briefly; None (the default) always offers the prompt."""
-    global _prompt_check
-    _prompt_check = check
-
-
-_prompt_check: Callable[[SignIn], bool] | None = None
 
 
 def active() -> dict[str, SignIn]:
@@ -288,11 +271,9 @@ class Browser:
         if hook is not None:
             await self._run_hook(hook, signin)
             return
-
-        if _in_kernel():
-            views.load()  # the widgets register the card presenter when they load
         shown = False
-        for presenter in list(_presenters):
+        # In a kernel the UI (the card) is imported first; JupyterLab's notification is there already.
+        for presenter in hooks.SIGNIN_PRESENTERS.all(load=_in_kernel()):
             try:
                 shown = bool(presenter(signin)) or shown
             except Exception:  # noqa: BLE001 - a broken UI must not stop the sign-in
@@ -353,8 +334,9 @@ def _offer_stdin_paste(signin: SignIn) -> None:
         except concurrent.futures.CancelledError:  # pragma: no cover - the future is never cancelled
             return
         # A pending prompt makes JupyterLab refuse to run any other cell until it is answered, even
-        # after the sign-in ended: offer none where the frontend has its own Cancel and paste.
-        check = _prompt_check
+        # after the sign-in ended: offer none where the frontend has its own Cancel and paste
+        # (lab/_signin.py provides the check; without it the prompt is always offered).
+        check = hooks.SIGNIN_PROMPT_CHECK.get()
         if check is not None and not check(signin):
             return
         prompt = (

@@ -8,6 +8,7 @@ from typing import Any
 
 from mcp_jupyter.magics._commands.common import api
 from mcp_jupyter.magics._completers import CompletionContext, completes, connection_names
+from mcp_jupyter.magics._completion import options_of
 from mcp_jupyter.magics._parser import MagicUsageError
 from mcp_jupyter.magics._registry import Command, subcommand
 
@@ -106,7 +107,7 @@ def parse_connect(parser: argparse.ArgumentParser, words: list[str]) -> argparse
     the target untouched, so only the parser's own option names are taken out and argparse never
     sees the rest. Our flags may follow TARGET too, except ``--help`` (a server's ``--help``).
     """
-    ours, positional = _split_connect_words(parser._option_string_actions, words)
+    ours, positional = _split_connect_words(options_of(parser), words)
     args = parser.parse_args(ours)
     args.name = positional[0] if positional else None
     args.target = positional[1:]
@@ -139,7 +140,7 @@ def _split_connect_words(
             i += take
             continue
         flag = options.get(word)
-        if flag is not None and (not isinstance(flag, argparse._HelpAction) or not positional):
+        if flag is not None and (word not in ("-h", "--help") or not positional):  # a server's own --help
             ours.append(word)
         else:
             positional.append(word)

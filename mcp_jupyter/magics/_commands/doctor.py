@@ -8,6 +8,7 @@ from typing import Any
 from mcp_jupyter.magics._commands.connections import _split_connect_words, _split_pairs, target_options
 from mcp_jupyter.magics._commands.registry import registry_names
 from mcp_jupyter.magics._completers import completes
+from mcp_jupyter.magics._completion import options_of
 from mcp_jupyter.magics._parser import MagicUsageError
 from mcp_jupyter.magics._registry import Command, subcommand
 
@@ -50,7 +51,7 @@ def _arguments(d: argparse.ArgumentParser) -> None:
 
 def parse_doctor(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
     """Like ``%mcp connect``: our options anywhere before ``--``, everything else is the target."""
-    ours, positional = _split_connect_words(parser._option_string_actions, words)
+    ours, positional = _split_connect_words(options_of(parser), words)
     args = parser.parse_args(ours)
     args.target = positional
     if not (args.target or args.config or args.server_json or args.registry):

@@ -1,6 +1,6 @@
 """``%mcp serve`` and ``%mcp export``: serve this notebook's functions, export them as a script.
 
-Thin: each command is one call on :mod:`mcp_jupyter.serve`.
+Thin: each command is one call on :mod:`mcp_jupyter.serving`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ _LOOPBACK = (None, "127.0.0.1", "localhost", "::1")
 
 
 def _serve_module() -> Any:
-    import mcp_jupyter.serve as serve
+    import mcp_jupyter.serving as serve
 
     return serve
 
@@ -68,7 +68,7 @@ def _export_arguments(e: argparse.ArgumentParser) -> None:
 def cmd_export(cmd: Command, shell: Any) -> None:
     """Write the decorated functions (and what they need) to a standalone server script; say once
     what was left out and whether it matters."""
-    from mcp_jupyter.serve import _export as export
+    from mcp_jupyter.serving import _export as export
 
     path = cmd.args.path
     if cmd.args.notebook:

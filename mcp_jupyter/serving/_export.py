@@ -22,7 +22,7 @@ to prove it is that one statement), and the finished script is parsed once more 
 unless its statements are exactly the header, the kept ones and the footer.
 
 The script imports ``mcp_jupyter`` so the decorators, pandas conversion and error handling are the
-very same code as in the kernel, and ends with :func:`mcp_jupyter.serve.standalone.main`:
+very same code as in the kernel, and ends with :func:`mcp_jupyter.serving.standalone.main`:
 ``python server.py`` serves stdio, ``python server.py --http --port N`` serves Streamable HTTP.
 """
 
@@ -462,7 +462,7 @@ Serves: {served}
 FOOTER = """
 
 if __name__ == "__main__":
-    from mcp_jupyter.serve.standalone import main
+    from mcp_jupyter.serving.standalone import main
 
     main()
 """

@@ -26,7 +26,7 @@ def bridge_config(name: str, url: str, token: str, python: str | None = None) ->
         "mcpServers": {
             name: {
                 "command": python or sys.executable,
-                "args": ["-m", "mcp_jupyter.serve.bridge", url, "--token-env", TOKEN_ENV],
+                "args": ["-m", "mcp_jupyter.serving.bridge", url, "--token-env", TOKEN_ENV],
                 "env": {TOKEN_ENV: token},
             }
         }

@@ -140,7 +140,9 @@ def serve(
 
     Binds 127.0.0.1 on a random free port unless told otherwise; requires the returned handle's
     bearer token on every request. A running server is returned as-is when the call asks for
-    nothing different; otherwise it is stopped and replaced.
+    nothing different; otherwise it is stopped and replaced. ``mj.serve.stop()``,
+    ``mj.serve.status()`` and ``mj.serve.current_server_handle()`` stop the running server, describe
+    it and return its handle (also :func:`stop`, :func:`status` and :func:`current_server_handle`).
     """
     global _current
     if not is_loopback(host):
@@ -217,3 +219,10 @@ def status() -> dict[str, Any]:
     """The current server's status, or ``{"running": False}`` when none was started."""
     handle = _current
     return handle.status() if handle is not None else {"running": False, "url": None}
+
+
+# What a running server offers, reachable from the function too (mj.serve.stop()), as it was while the
+# package mcp_jupyter.serving was named serve and stood for the function.
+serve.stop = stop  # type: ignore[attr-defined]
+serve.status = status  # type: ignore[attr-defined]
+serve.current_server_handle = current_server_handle  # type: ignore[attr-defined]

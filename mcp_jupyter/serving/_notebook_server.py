@@ -100,10 +100,10 @@ class NotebookServer(MCPServer):
         self.errors: deque[ServedError] = deque(maxlen=50)
         self.executor = MainThreadExecutor(kernel_main_loop())
         self._registry_lock = threading.Lock()
-        self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serve/_tasks.py)
+        self.task_runner = TaskRunner()  # tools served as tasks, both protocol eras (serving/_tasks.py)
         self.completions = Completions(self.executor)  # complete= of prompts and resource templates
         self.log_levels = LogLevels()  # logging/setLevel of handshake-era clients
-        self.skills = SkillCatalog()  # agent skills published with mj.skill (serve/_skills.py)
+        self.skills = SkillCatalog()  # agent skills published with mj.skill (serving/_skills.py)
         with _root_logging_untouched():
             super().__init__(
                 name,
@@ -322,7 +322,7 @@ class NotebookServer(MCPServer):
         @functools.wraps(fn)
         async def served(**kwargs: Any) -> Any:
             output = ToolOutput()
-            note_started()  # a task tool's call becomes a task now (serve/_tasks.py)
+            note_started()  # a task tool's call becomes a task now (serving/_tasks.py)
             try:
                 value = await executor.run(fn, kwargs, output)
             except MCPError:
