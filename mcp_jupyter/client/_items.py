@@ -13,7 +13,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from .. import _hooks as hooks
 from .. import _icons as icon_rules
@@ -37,6 +48,7 @@ from ._ui_extension import visibility as meta_visibility
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from ._connection import Connection
     from ._results import ResourceResult
 
 __all__ = [
@@ -92,6 +104,11 @@ def dump(model: BaseModel | None) -> JSONObject | None:
         return None
     data: JSONObject = model.model_dump(by_alias=True, exclude_none=True, mode="json")
     return data
+
+
+def _same(value: object) -> object:
+    """A field copied as it is."""
+    return value
 
 
 # How a field's SDK value becomes ours, by field name (every other field is copied as it is).
@@ -152,6 +169,11 @@ class Item:
             )
         return conn
 
+    def _form_connection(self) -> Connection:
+        """The connection as the UI's form hooks take it. Only a :class:`Connection` lists items; the
+        core knows it by what items use of it (:class:`ListedBy`) and never imports the facade."""
+        return cast("Connection", self.connection)
+
     @property
     def key(self) -> str:
         """The name (or URI) that identifies the item in its listing."""
@@ -168,10 +190,6 @@ class Item:
         except Exception:  # noqa: BLE001 - a closing connection: data: icons only
             origin = None
         return icon_rules.choose(getattr(self, "icons", None), origin=origin)
-
-
-def _same(value: Any) -> Any:
-    return value
 
 
 @dataclass(frozen=True)
@@ -195,7 +213,7 @@ class Tool(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this tool (fill in, Call, see the result): a widget."""
-        return hooks.TOOL_FORM.require()(self.connection, self.name, tool=self, **options)
+        return hooks.TOOL_FORM.require()(self._form_connection(), self.name, tool=self, **options)
 
     @property
     def task_support(self) -> str:
@@ -306,7 +324,7 @@ class ResourceTemplate(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this template (variables with completion, Read): a widget."""
-        return hooks.TEMPLATE_FORM.require()(self.connection, self, **options)
+        return hooks.TEMPLATE_FORM.require()(self._form_connection(), self, **options)
 
 
 @dataclass(frozen=True)
@@ -335,7 +353,7 @@ class Prompt(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this prompt (arguments with completion, rendered messages): a widget."""
-        return hooks.PROMPT_FORM.require()(self.connection, self.name, prompt=self, **options)
+        return hooks.PROMPT_FORM.require()(self._form_connection(), self.name, prompt=self, **options)
 
     @property
     def required(self) -> list[str]:
