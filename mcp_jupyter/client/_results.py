@@ -91,6 +91,7 @@ class _BinaryBlock:
     mime_type: str
     annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
+    type: str = "binary"  # "image" or "audio" (the subclasses)
 
     @property
     def size(self) -> int:
@@ -233,7 +234,9 @@ class ToolResult:
     raw: Any = field(default=None, repr=False)
     arguments: dict[str, Any] | None = field(default=None, repr=False)  # what the tool was called with
     # (outputSchema, structured, problems) of the last schema check: see schema_errors()
-    _checked: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _checked: tuple[Any, Any, tuple[str, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def from_sdk(cls, result: Any, tool: Tool | None = None, server: str | None = None) -> ToolResult:
