@@ -48,6 +48,13 @@ class Target:
         name = getattr(self.server, "name", None) or type(self.server).__name__
         return f"in-process server {name!r}"
 
+    @property
+    def http_url(self) -> str:
+        """The URL an HTTP transport reaches (a ValueError for a target of another kind)."""
+        if self.url is None:
+            raise ValueError(f"{self.describe()} is not an HTTP target: it has no URL")
+        return self.url
+
     def sent_credentials(self) -> tuple[str, ...]:
         """What an HTTP request may carry as credentials, named (``"header Authorization"``, the URL's
         ``user:password``), never their values. Anything here makes a 403 the credentials' fault."""
@@ -200,7 +207,7 @@ def streamable_http_transport(target: Target, auth: Any = None, on_response: Any
     async def transport() -> AsyncIterator[Any]:
         async with (
             http_client(target, auth, on_response) as client,
-            streamable_http_client(target.url, http_client=client) as streams,
+            streamable_http_client(target.http_url, http_client=client) as streams,
         ):
             yield streams
 
@@ -214,7 +221,9 @@ def sse_transport(target: Target, auth: Any = None, on_response: Any = None) -> 
     def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
         return http_client(None, auth, on_response, headers=headers, timeout=timeout)
 
-    return sse_client(target.url, headers=target.headers or None, auth=auth, httpx_client_factory=factory)
+    return sse_client(
+        target.http_url, headers=target.headers or None, auth=auth, httpx_client_factory=factory
+    )
 
 
 def _strip_userinfo(url: str) -> str:
