@@ -9,6 +9,7 @@ returns the exception to raise (the caller decides what the failure means for it
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +25,9 @@ from ..errors import (
     ServerExited,
 )
 
-try:
-    _BaseExceptionGroup = BaseExceptionGroup  # type: ignore[name-defined]
-except NameError:  # Python 3.10
+if sys.version_info >= (3, 11):
+    _BaseExceptionGroup = BaseExceptionGroup  # noqa: F821 - a builtin from 3.11 on (ruff targets 3.10)
+else:  # Python 3.10: anyio's backport
     from exceptiongroup import BaseExceptionGroup as _BaseExceptionGroup
 
 __all__ = ["Failure", "translate", "unwrap_group"]
