@@ -87,7 +87,8 @@ def free_loopback_port(preferred: int | None = None) -> int:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
-            return probe.getsockname()[1]
+            bound: int = probe.getsockname()[1]  # (host, port) for AF_INET
+            return bound
     raise OSError("no free port on 127.0.0.1")  # pragma: no cover - port 0 always binds
 
 
@@ -97,7 +98,7 @@ _UNKNOWN_PAGE = "No notebook is waiting for this sign-in (it finished, was cance
 
 
 async def serve_loopback(
-    port: int, state: str, deliver: Callable[[dict[str, str]], None], *, task_status: Any
+    port: int, state: str, deliver: Callable[[dict[str, str]], object], *, task_status: Any
 ) -> None:
     """Listen on ``127.0.0.1:port`` until one redirect with ``state`` arrives; then ``deliver`` it.
 

@@ -95,7 +95,7 @@ class SignIn:
         """When the sign-in gives up (``time.time()`` seconds)."""
         return self.started + self.timeout
 
-    def add_done_callback(self, fn: Callable[[SignIn], None]) -> None:
+    def add_done_callback(self, fn: Callable[[SignIn], object]) -> None:
         """Call ``fn(self)`` when the sign-in finishes (on whatever thread finishes it)."""
         self._future.add_done_callback(lambda _f: fn(self))
 
