@@ -16,7 +16,7 @@ import shlex
 import time
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 
@@ -28,6 +28,7 @@ from ...errors import AuthorizationFailed, ConnectionFailed
 from ...runtime import runtime
 from .._history import Recording
 from .._icon_guard import IconGuard
+from .._options import AuthOption
 from .._result_type import ResultTypeDefault
 from .._skills import SKILLS_EXTENSION
 from .._stdio import exiting, stdio_streams
@@ -40,7 +41,9 @@ from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
 from .sdk_noise import quiet_sdk
 
 if TYPE_CHECKING:
+    import httpx2
     from mcp import Client
+    from mcp.client.session import ElicitationFnT, SamplingFnT
 
     from .core import Session
 
@@ -74,17 +77,17 @@ class SignIn:
 
     __slots__ = ("given", "oauth", "provider", "refusal")
 
-    def __init__(self, given: Any, kind: str) -> None:
+    def __init__(self, given: AuthOption, kind: str) -> None:
         self.given = given
-        self.oauth: Any = None
-        self.provider: Any = None
+        self.oauth: OAuth | None = None
+        self.provider: httpx2.Auth | None = None
         self.refusal: tuple[int, str] | None = None
         if kind == "http":
             self.oauth = as_oauth(given)
         elif given not in (None, False):
             raise ValueError("auth= signs in to http(s) servers; a stdio or in-process server needs none")
 
-    def build(self, url: str, name: str, person_waiting: Callable[[bool], None]) -> Any:
+    def build(self, url: str, name: str, person_waiting: Callable[[bool], None]) -> httpx2.Auth | None:
         """The SDK OAuth provider for this URL (None without OAuth); registered for mj.auth.logout."""
         if self.oauth is None:
             self.provider = None
@@ -304,8 +307,13 @@ class Lifecycle:
             mode=session.mode,
             logging_callback=inbox.on_log,
             message_handler=inbox.on_message,
-            sampling_callback=pausing(adapt_callback(user_sampling, arity=2) or sampling),
-            elicitation_callback=pausing(adapt_callback(user_elicitation, arity=2) or elicitation),
+            # A person's callables (or the consent layer's) take what the SDK hands them: its shapes.
+            sampling_callback=cast(
+                "SamplingFnT", pausing(adapt_callback(user_sampling, arity=2) or sampling)
+            ),
+            elicitation_callback=cast(
+                "ElicitationFnT", pausing(adapt_callback(user_elicitation, arity=2) or elicitation)
+            ),
             list_roots_callback=self._noting_roots_request(adapt_callback(user_roots, arity=1) or list_roots)
             if self.offers_roots
             else None,
