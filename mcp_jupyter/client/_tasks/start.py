@@ -73,7 +73,8 @@ def tasks_client_extension() -> Any:
         _mode, session, deadline = claim
         state = book_for(session).add(_new_state(session, raw, context.tool_name, {}))
         final = await follow(session, state, deadline=deadline, cancel_on_exit=True)
-        return final.raw
+        result: CallToolResult = final.raw  # a ToolResult's raw is the SDK's CallToolResult
+        return result
 
     async def on_status(params: Any) -> None:
         # 2025-11-25 servers may push status changes; update the tasks this notebook follows.
@@ -213,9 +214,11 @@ async def call_tool_maybe_task(
     name = tool.name
     if not session.modern and tool.task_support == "required" and server_offers_tasks(session):
         state = await start_task(session, tool, args)
-        if state.result is not None:  # answered at once
-            return state.result.raw
-        return (await follow(session, state, deadline=deadline, cancel_on_exit=True)).raw
+        done = state.result  # answered at once, or followed to its end
+        if done is None:
+            done = await follow(session, state, deadline=deadline, cancel_on_exit=True)
+        result: CallToolResult = done.raw  # a ToolResult's raw is the SDK's CallToolResult
+        return result
     token = _CLAIM.set(("follow", session, deadline))
     try:
         return await client.call_tool(name, args, progress_callback=deadline)

@@ -150,7 +150,7 @@ def logout(target: str | None = None, *, all: bool = False) -> list[str]:  # noq
 def _url_of(target: Any) -> str:
     if isinstance(target, str) and target.lower().startswith(("http://", "https://")):
         return target
-    url = getattr(get_connection(target)._session.spec, "url", None)
+    url: str | None = getattr(get_connection(target)._session.spec, "url", None)
     if not url:
         raise ValueError(f"connection {target!r} is not an HTTP connection; nothing to log out of")
     return url
