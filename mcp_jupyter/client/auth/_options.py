@@ -87,7 +87,7 @@ class OAuth:
     private_key: str | None = None
     signing_algorithm: str = "RS256"
     assertion: Callable[..., Any] | None = None
-    workload_token: str | os.PathLike | Callable[[str], Any] | None = None
+    workload_token: str | os.PathLike[str] | Callable[[str], Any] | None = None
     dpop: bool | str = "auto"
     issuer: str | None = None
     token_endpoint_auth_method: str | None = None
@@ -208,7 +208,7 @@ def _provider(
             token_endpoint_auth_method=options.token_endpoint_auth_method,
         )
         return provider, None
-    if options.grant == "jwt-bearer":
+    if options.grant == "jwt-bearer" and options.assertion is not None:  # the one grant with an assertion
         from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 
         assertion = _async(options.assertion)
@@ -225,18 +225,21 @@ def _provider(
     storage.redirect_uri = browser.redirect_uri
     if options.client_id:
         storage.client = _preregistered(options, browser.redirect_uri)
-    method = (
+    auth_method = (
         {"token_endpoint_auth_method": options.token_endpoint_auth_method}
         if options.token_endpoint_auth_method
         else {}
     )
-    metadata = OAuthClientMetadata(
-        client_name=options.client_name,
-        redirect_uris=[browser.redirect_uri],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        scope=scope,
-        **method,
+    # validated from the wire's plain strings, as the SDK reads it (the URL becomes an AnyUrl)
+    metadata = OAuthClientMetadata.model_validate(
+        {
+            "client_name": options.client_name,
+            "redirect_uris": [browser.redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "scope": scope,
+            **auth_method,
+        }
     )
     provider = _provider_class()(
         url,
@@ -278,7 +281,7 @@ def _provider_class() -> type:
     counted from now; setting the expiry from it on load makes the SDK refresh first instead.
     """
 
-    class Provider(DPoPFlow, oauth_provider_class()):
+    class Provider(DPoPFlow, oauth_provider_class()):  # type: ignore[misc]  # the SDK's class, found at run time
         retarget: Any = None
 
         async def async_auth_flow(self, request: Any) -> Any:
@@ -326,13 +329,16 @@ def _preregistered(options: OAuth, redirect_uri: str) -> Any:
     method = options.token_endpoint_auth_method or (
         "client_secret_basic" if options.client_secret else "none"
     )
-    return OAuthClientInformationFull(
-        client_id=options.client_id,
-        client_secret=options.client_secret,
-        redirect_uris=[redirect_uri],
-        token_endpoint_auth_method=method,
-        grant_types=["authorization_code", "refresh_token"],
-        issuer=options.issuer,
+    # validated from plain strings, as the SDK reads a stored registration (the URL becomes an AnyUrl)
+    return OAuthClientInformationFull.model_validate(
+        {
+            "client_id": options.client_id,
+            "client_secret": options.client_secret,
+            "redirect_uris": [redirect_uri],
+            "token_endpoint_auth_method": method,
+            "grant_types": ["authorization_code", "refresh_token"],
+            "issuer": options.issuer,
+        }
     )
 
 
@@ -348,11 +354,14 @@ def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | Non
             if os.path.exists(key):
                 with open(key, encoding="utf-8") as fh:
                     key = fh.read()
-            jwt = cc.SignedJWTParameters(
-                issuer=options.client_id,
-                subject=options.client_id,
-                signing_key=key,
-                signing_algorithm=options.signing_algorithm,
+            # the client signs as itself (OAuth refuses private_key without client_id)
+            jwt = cc.SignedJWTParameters.model_validate(
+                {
+                    "issuer": options.client_id,
+                    "subject": options.client_id,
+                    "signing_key": key,
+                    "signing_algorithm": options.signing_algorithm,
+                }
             )
             return _with_dpop(cc.PrivateKeyJWTOAuthProvider)(
                 url, storage, options.client_id, jwt.create_assertion_provider(), scope, options.issuer

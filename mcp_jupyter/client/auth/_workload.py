@@ -89,11 +89,14 @@ class WorkloadIdentityProvider(OAuthClientProvider):
         token_endpoint_auth_method: str | None = None,
     ) -> None:
         method = token_endpoint_auth_method or ("client_secret_basic" if client_secret else "none")
-        metadata = OAuthClientMetadata(
-            redirect_uris=None,
-            grant_types=[JWT_BEARER_GRANT_TYPE],
-            token_endpoint_auth_method=method,
-            scope=scope,
+        # validated from plain strings (the method is one the authorization server names)
+        metadata = OAuthClientMetadata.model_validate(
+            {
+                "redirect_uris": None,
+                "grant_types": [JWT_BEARER_GRANT_TYPE],
+                "token_endpoint_auth_method": method,
+                "scope": scope,
+            }
         )
         super().__init__(server_url, metadata, storage, None, None)
         self._source = source
