@@ -24,14 +24,14 @@ def connect_with_transport(
     """``mj.connect(name, argv, **options)`` whose transport is wrapped by ``wrap(owner, transport)``
     instead of the usual layers: a baseline without one of them."""
     import mcp_jupyter as mj
-    from mcp_jupyter.client._session.startup import Owner
+    from mcp_jupyter.client._session.startup import Lifecycle
 
-    usual = Owner._record
-    Owner._record = wrap
+    usual = Lifecycle._record
+    Lifecycle._record = wrap
     try:
         return mj.connect(name, argv, **options)
     finally:
-        Owner._record = usual
+        Lifecycle._record = usual
 
 
 def call_rate(conn: object, calls: int) -> float:

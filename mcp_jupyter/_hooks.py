@@ -62,6 +62,7 @@ __all__ = [
 ]
 
 P = TypeVar("P")
+C = TypeVar("C", bound="Callable[..., object]")  # a hook whose providers are called (notify)
 
 
 class Part:
@@ -146,7 +147,7 @@ class Hook(Generic[P]):
             self.part.load()
         return self._providers
 
-    def notify(self: Hook[Callable[..., object]], *args: Any) -> None:
+    def notify(self: Hook[C], *args: Any) -> None:
         """Call every provider with ``args``; a provider's error is logged, never raised to the caller."""
         for provider in self._providers:
             try:

@@ -46,8 +46,8 @@ import pandas as pd
 from . import _hooks as hooks
 from . import consent
 from .client._batch import in_notebook, map_rows
+from .client._connection import ConnectionSpec
 from .client._session import CONNECTION_DEFAULT
-from .client._spec import ConnectionSpec
 from .client._stdio import exiting
 from .consent._presenters import stdin_available
 from .errors import InvalidArguments, MCPJupyterError, NotFound

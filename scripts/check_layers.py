@@ -36,7 +36,8 @@ from pathlib import Path
 # The contract. Edit these tables, not the code below.
 #
 # A pattern "pkg.x.*" covers the module pkg.x itself (its __init__.py) and everything below it; a pattern
-# without ".*" covers exactly that one module. When two patterns cover a module the longer one wins.
+# without ".*" covers exactly that one module. When two patterns cover a module the longer one wins, and
+# of "pkg.x" and "pkg.x.*" the exact one.
 # =========================================================================================================
 
 PACKAGE = "mcp_jupyter"
@@ -61,8 +62,21 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("diagnosis", ["mcp_jupyter.diagnosis.*"]),
     # mj.registry and server.json: the MCP Registry's API, entries, launch lines, connecting an entry
     ("mcp_registry", ["mcp_jupyter.mcp_registry.*"]),
-    # the MCP client core: connections, registry, transports, results, history, config
-    ("client", ["mcp_jupyter.client.*"]),
+    # The client, in three layers of its own (docs/architecture.md, "The client's layers").
+    # Its facade: the package's curated names, Connection (and ConnectionSpec), mj.connect & co.
+    (
+        "client-facade",
+        ["mcp_jupyter.client", "mcp_jupyter.client._connection", "mcp_jupyter.client._connect"],
+    ),
+    # the features Connection is built from (one mixin per MCP feature), conn.map, the MCP Apps a
+    # notebook displays and their calls
+    (
+        "client-features",
+        ["mcp_jupyter.client._mixins.*", "mcp_jupyter.client._batch", "mcp_jupyter.client.apps"],
+    ),
+    # the core, and every client module not named above: the session and its parts, transports, the
+    # wire, error translation, items and results as plain data, tasks, OAuth, connections by name
+    ("client-core", ["mcp_jupyter.client.*"]),
     # the consent broker: sampling/elicitation/roots requests, policies, audit log (UI-free)
     ("consent", ["mcp_jupyter.consent.*"]),
     # pure helpers: event-loop runtime, errors, JSON-schema helpers, HTML escaping; the hooks by which a
@@ -76,13 +90,14 @@ LAYERS: list[tuple[str, list[str]]] = [
             "mcp_jupyter._schema",
             "mcp_jupyter._hooks",
             "mcp_jupyter._version",
-            "mcp_jupyter._handoff",
+            "mcp_jupyter._oauth_handoff",
             "mcp_jupyter._escaping",
             "mcp_jupyter._wording",
             "mcp_jupyter._icons",
             "mcp_jupyter._frontmatter",
             # spans and marks: the model of protocol traffic the timeline and statistics read
             "mcp_jupyter._traffic",
+            "mcp_jupyter._protocol",
             # the one place for uses of dependencies' private names (each module says why)
             "mcp_jupyter._compat.*",
         ],
@@ -106,6 +121,7 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
             "mcp_jupyter._wording",
             "mcp_jupyter._version",
             "mcp_jupyter._frontmatter",
+            "mcp_jupyter._protocol",
             "mcp_jupyter._compat.*",
             # mj.server.history: its spans, and its timeline()/stats() (drawn through a hook)
             "mcp_jupyter._traffic",
@@ -115,11 +131,11 @@ ISLANDS: list[tuple[str, list[str], list[str]]] = [
     # the SDK's private names (the low-level server that serves 2025-era methods) through the seam only
     ("demo", ["mcp_jupyter.demo.*"], ["mcp_jupyter._compat.mcp_sdk"]),
     # the Jupyter server extension (runs in the Jupyter server process, never in a kernel): the OAuth
-    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._handoff
+    # sign-in callback route and the MCP Apps sandbox route; it meets kernels only through mcp_jupyter._oauth_handoff
     (
         "server_extension",
         ["mcp_jupyter.server_extension.*"],
-        ["mcp_jupyter.errors", "mcp_jupyter._handoff", "mcp_jupyter._escaping", "mcp_jupyter._version"],
+        ["mcp_jupyter.errors", "mcp_jupyter._oauth_handoff", "mcp_jupyter._escaping", "mcp_jupyter._version"],
     ),
 ]
 
@@ -129,6 +145,27 @@ ALLOWANCES: list[tuple[str, str]] = [
     # %mcp serve / %mcp export drive the serve island from the magics
     ("mcp_jupyter.magics", "mcp_jupyter.serving"),
 ]
+
+# Imports inside functions. In the modules under LAZY_SCOPE a function may import only a heavy dependency,
+# loaded on its first use so that `import mcp_jupyter.client` does not load it (and the kernel that never
+# connects never pays for it); every other import stands at module level, where the layers above see it.
+# A prefix covers that module and everything below it.
+LAZY_SCOPE = "mcp_jupyter.client"
+LAZY_IMPORTS: dict[str, str] = {
+    "mcp": "the SDK (client, transports, OAuth): about half a second, loaded on the first connection",
+    "mcp_types": "the SDK's protocol models (pydantic): loaded with the SDK",
+    "pydantic": "validation of what a server sent, with the SDK's models",
+    "httpx2": "the HTTP client, for HTTP servers and OAuth only",
+    "pandas": "to_dataframe() and tables, on first use",
+    "cryptography": "DPoP and private-key JWT sign-ins only",
+    "jwt": "private-key JWT sign-ins only",
+    "jupyter_core": "the task store's directory, for HTTP servers' tasks only",
+    "IPython": "whether a notebook shows progress bars, asked when a batch starts",
+    "fcntl": "the token file's lock: POSIX only (Windows has no fcntl)",
+    "mcp_jupyter._schema": "JSON Schema checks (jsonschema and referencing), on the first argument check",
+    "mcp_jupyter.client._dataframes": "DataFrames from results (pandas), on first use",
+    "mcp_jupyter.client.auth._workload": "workload identity sign-ins (the SDK's OAuth and httpx2) only",
+}
 
 # Files that ship to users outside the package, as globs relative to the repository root (the package
 # directory's parent). None may name a private module. pyproject.toml counts only in its entry-point
@@ -185,17 +222,23 @@ def under(prefix: str, module: str) -> bool:
     return module == prefix or module.startswith(prefix + ".")
 
 
+def specificity(pattern: str) -> tuple[int, bool]:
+    """How closely a pattern names a module: the longer its module name, the closer; for the same
+    name, the exact pattern (``pkg.x``) before the one that also covers what is below (``pkg.x.*``)."""
+    return (len(pattern.removesuffix(".*")), not pattern.endswith(".*"))
+
+
 def table_place(module: str) -> Place | None:
     """The layer or island covering ``module`` by the most specific pattern."""
-    best: tuple[int, Place] | None = None
+    best: tuple[tuple[int, bool], Place] | None = None
     for rank, (name, patterns) in enumerate(LAYERS):
         for pattern in patterns:
-            if covers(pattern, module) and (best is None or len(pattern) > best[0]):
-                best = (len(pattern), Place("layer", name, rank))
+            if covers(pattern, module) and (best is None or specificity(pattern) > best[0]):
+                best = (specificity(pattern), Place("layer", name, rank))
     for name, patterns, _allowed in ISLANDS:
         for pattern in patterns:
-            if covers(pattern, module) and (best is None or len(pattern) > best[0]):
-                best = (len(pattern), Place("island", name))
+            if covers(pattern, module) and (best is None or specificity(pattern) > best[0]):
+                best = (specificity(pattern), Place("island", name))
     return None if best is None else best[1]
 
 
@@ -234,10 +277,11 @@ class ImportFinder:
         self.known = known  # every module of the package, to tell `from pkg import submodule` from attributes
         self.found: list[tuple[int, str]] = []
         self.problems: list[tuple[int, str]] = []  # (line, message) for imports that cannot be resolved
+        self.in_functions: list[tuple[int, str]] = []  # (line, module) of every import in a function body
 
-    def visit(self, node: ast.AST, type_only: bool = False) -> None:
+    def visit(self, node: ast.AST, type_only: bool = False, in_function: bool = False) -> None:
         if isinstance(node, ast.If):
-            self.visit(node.test, type_only)
+            self.visit(node.test, type_only, in_function)
             test = node.test
             negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
             if negated:
@@ -245,26 +289,29 @@ class ImportFinder:
             body_type_only = is_type_checking(test) and not negated
             else_type_only = is_type_checking(test) and negated
             for child in node.body:
-                self.visit(child, type_only or body_type_only)
+                self.visit(child, type_only or body_type_only, in_function)
             for child in node.orelse:
-                self.visit(child, type_only or else_type_only)
+                self.visit(child, type_only or else_type_only, in_function)
             return
         if not type_only:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     self.add(node.lineno, alias.name)
+                    if in_function:
+                        self.in_functions.append((node.lineno, alias.name))
             elif isinstance(node, ast.ImportFrom):
-                self.import_from(node)
+                self.import_from(node, in_function)
             elif isinstance(node, ast.Call):
                 self.call(node)
+        in_function = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for child in ast.iter_child_nodes(node):
-            self.visit(child, type_only)
+            self.visit(child, type_only, in_function)
 
     def add(self, line: int, target: str) -> None:
         if under(PACKAGE, target) and (line, target) not in self.found:
             self.found.append((line, target))
 
-    def import_from(self, node: ast.ImportFrom) -> None:
+    def import_from(self, node: ast.ImportFrom, in_function: bool = False) -> None:
         if node.level:
             base = resolve_relative(self.package, node.level, node.module)
             if base is None:
@@ -277,7 +324,10 @@ class ImportFinder:
             base = node.module or ""
         for alias in node.names:
             submodule = f"{base}.{alias.name}"
-            self.add(node.lineno, submodule if alias.name != "*" and submodule in self.known else base)
+            target = submodule if alias.name != "*" and submodule in self.known else base
+            self.add(node.lineno, target)
+            if in_function:
+                self.in_functions.append((node.lineno, target))
 
     def call(self, node: ast.Call) -> None:
         func = node.func
@@ -366,6 +416,12 @@ def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
         finder.visit(tree)
         imports += [Import(module, target, path, line) for line, target in finder.found]
         violations += [(path, line, f"{module}: {message}") for line, message in finder.problems]
+        if under(LAZY_SCOPE, module):
+            violations += [
+                (path, line, unjustified_lazy(module, target))
+                for line, target in finder.in_functions
+                if not any(under(name, target) for name in LAZY_IMPORTS)
+            ]
 
     places: dict[str, Place | None] = {module: table_place(module) for module in modules}
 
@@ -398,6 +454,13 @@ def check(package_dir: Path) -> tuple[list[tuple[Path, int, str]], int, int]:
 
     violations.sort(key=lambda v: (str(v[0]), v[1], v[2]))
     return violations, len(modules), len(imports)
+
+
+def unjustified_lazy(module: str, target: str) -> str:
+    return (
+        f"{module} imports {target} inside a function; import it at module level (in {LAZY_SCOPE} a "
+        f"function imports only a heavy dependency, on first use: LAZY_IMPORTS in {THIS_SCRIPT} says which and why)"
+    )
 
 
 def judge(imp: Import, source: Place, target: Place | None) -> str | None:

@@ -373,9 +373,9 @@ def test_the_sign_in_card() -> None:
 
 def test_jupyter_route_redirect_through_handoff(server: RunningServer, provide) -> None:
     """In JupyterLab with the server extension, the redirect URI is the Jupyter route; the route hands the
-    query to this kernel with mcp_jupyter._handoff.deliver (called here as the route calls it)."""
-    from mcp_jupyter import _handoff as handoff
+    query to this kernel with mcp_jupyter._oauth_handoff.deliver (called here as the route calls it)."""
     from mcp_jupyter import _hooks as hooks
+    from mcp_jupyter import _oauth_handoff as handoff
 
     # As JupyterLab sends it: PageConfig.getBaseUrl() is an absolute URL.
     page = {
@@ -462,8 +462,8 @@ def test_jupyter_route_chosen_when_the_hello_arrives_after_connect_began(
     server: RunningServer, provide
 ) -> None:
     """``import mcp_jupyter`` and ``mj.connect`` in one cell: JupyterLab's hello comes a moment later."""
-    from mcp_jupyter import _handoff as handoff
     from mcp_jupyter import _hooks as hooks
+    from mcp_jupyter import _oauth_handoff as handoff
 
     page = {"origin": "http://127.0.0.1:8888", "base_url": "/", "server_extension": True}
     calls: list[int] = []

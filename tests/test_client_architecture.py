@@ -4,6 +4,7 @@ drift, listings re-list on demand, and each kind of missing thing has its own er
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import subprocess
 import sys
@@ -212,3 +213,63 @@ def test_check_and_record_are_methods_of_connection_done_by_the_testing_layer_on
         *("Connection.check", "Connection.acheck", "Connection.record", "True", "True", "False", "False"),
         *("CheckReport", "True", "True", "True"),
     ], out.stdout + out.stderr
+
+
+def test_the_public_signatures_list_exactly_the_connection_options():
+    """The settings are one frozen ConnectionOptions; Connection's signature (help()) and
+    mj.connect's (its keywords, then **callbacks named in its docstring) list the same names with
+    the same defaults, so the two cannot drift."""
+    import dataclasses
+
+    from mcp_jupyter.client import ConnectionOptions
+
+    fields = {f.name: f.default for f in dataclasses.fields(ConnectionOptions)}
+    init = inspect.signature(Connection.__init__).parameters
+    keywords = {p.name: p.default for p in init.values() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert keywords == fields
+    connect = inspect.signature(mj.connect).parameters
+    explicit = {p.name: p.default for p in connect.values() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert explicit == {name: fields[name] for name in explicit}
+    assert connect["callbacks"].kind is inspect.Parameter.VAR_KEYWORD
+    assert all(f"``{name}" in mj.connect.__doc__ for name in set(fields) - set(explicit))
+
+
+def test_settings_are_made_once_frozen_and_an_unknown_keyword_names_the_call():
+    conn = mj.connect("settings", create_server(), timeout=5, env={"A": "1"})
+    options = conn._session.options
+    assert (options.timeout, options.env["A"], conn._session.lifecycle.session.options is options) == (
+        5,
+        "1",
+        True,
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.timeout = 9
+    with pytest.raises(TypeError):
+        options.env["A"] = "2"  # a read-only copy: the caller's dict may change, the settings do not
+    assert conn.spec.options().timeout == 5
+    with conn.spec.connect(timeout=7) as again:
+        assert (again.timeout, again.mode, again.name) == (7, "auto", "settings")
+    with pytest.raises(
+        TypeError, match=r"^connect\(\) got an unexpected keyword argument 'timout'; its options are"
+    ):
+        mj.connect("typo", create_server(), timout=5)
+
+
+def test_a_connection_nobody_holds_is_freed_at_once_its_items_refer_to_it_weakly():
+    """The session knows its connection weakly (items get that reference, not the session's), so
+    dropping the last reference frees a connection without waiting for the cycle collector."""
+    import gc
+    import weakref
+
+    with Connection("weak", create_server()).open() as conn:
+        tool = conn.tools["add"]
+    ref = weakref.ref(conn)
+    gc.collect()
+    gc.disable()
+    try:
+        del conn
+        assert ref() is None
+    finally:
+        gc.enable()
+    with pytest.raises(mj.ConnectionFailed, match="not attached to an open connection"):
+        tool.form()

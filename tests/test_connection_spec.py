@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import mcp_jupyter as mj
-from mcp_jupyter.client._spec import ConnectionSpec, header_variable
+from mcp_jupyter.client._connection import ConnectionSpec, header_variable
 
 from .conftest import free_port, stop_process, wait_for_port
 

@@ -181,7 +181,7 @@ def test_api_reference_covers_every_public_name(api_reference):
 
 def test_api_reference_lets_only_existing_mcp_jupyter_names_through(api_reference):
     assert api_reference._exists("mcp_jupyter.client._items.Item")  # a private base class
-    assert api_reference._exists("mcp_jupyter.client._registry")  # a module
+    assert api_reference._exists("mcp_jupyter.client._connections")  # a module
     assert not api_reference._exists("mcp_jupyter.client._items.NoSuchThing")
     assert not api_reference._exists("mcp_jupyter.no_such_module")
     assert not api_reference._exists("pandas.DataFrame")  # not ours: left to Sphinx

@@ -1,4 +1,4 @@
-"""mcp_jupyter._handoff: the Jupyter server process hands an OAuth callback to the kernel that expects it.
+"""mcp_jupyter._oauth_handoff: the Jupyter server process hands an OAuth callback to the kernel that expects it.
 
 Real Unix sockets, real second processes: one-shot delivery, replays and unknown states refused, a forged
 peer refused, private permissions, nothing secret in reprs or logs.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_jupyter import _handoff as handoff
+from mcp_jupyter import _oauth_handoff as handoff
 
 from .conftest import stop_process
 
@@ -170,7 +170,7 @@ def test_long_runtime_dir_falls_back_to_private_temp_dir(
 KERNEL_SIDE = textwrap.dedent(
     """
     import asyncio, json, sys
-    from mcp_jupyter import _handoff as handoff
+    from mcp_jupyter import _oauth_handoff as handoff
 
     async def main():
         with handoff.expect(sys.argv[1]) as ticket:
@@ -219,7 +219,7 @@ def test_two_processes_only_the_expecting_one_receives() -> None:
 
 def test_delivery_from_another_process() -> None:
     """The reverse direction: the expecting process is this one, the delivering one a separate process."""
-    script = "import sys, json; from mcp_jupyter import _handoff as handoff; print(handoff.deliver(sys.argv[1], json.loads(sys.argv[2])))"
+    script = "import sys, json; from mcp_jupyter import _oauth_handoff as handoff; print(handoff.deliver(sys.argv[1], json.loads(sys.argv[2])))"
 
     async def scenario() -> tuple[dict, str]:
         with handoff.expect("st-rev") as ticket:

@@ -40,17 +40,35 @@ CLEAN = {
     "widgets/form.py": "from mcp_jupyter.display import html\nfrom . import style\n",
     "widgets/style.py": "",
     "display/__init__.py": "",
-    "display/html.py": "from ..client import connection\n",
-    "client/__init__.py": "",
-    "client/connection.py": """
-        from .. import errors
-        from ..consent import core
+    "display/html.py": """
+        from ..client import connection
 
 
-        def connect():
+        def render():
             from mcp_jupyter.runtime import runtime
 
             return runtime
+    """,
+    # the client's own three layers: facade > features > core (core: every client module not named)
+    "client/__init__.py": "from ._connection import Connection\n",
+    "client/_connection.py": "from ._mixins import tools\nfrom . import apps, connection\n\nConnection = object\n",
+    "client/apps.py": "from ._mixins import tools\nfrom ._session import core\n",
+    "client/_mixins/__init__.py": "",
+    "client/_mixins/tools.py": "from .. import connection\nfrom .._session.core import start\n",
+    "client/_session/__init__.py": "",
+    "client/_session/core.py": """
+        from .. import connection
+
+
+        def start():
+            import pandas  # a heavy dependency, loaded on first use (LAZY_IMPORTS)
+
+            return pandas
+    """,
+    "client/connection.py": """
+        from .. import errors
+        from ..consent import core
+        from mcp_jupyter.runtime import runtime
     """,
     "consent/__init__.py": "",
     "consent/core.py": """
@@ -150,14 +168,14 @@ def test_upward_import_at_module_level(tmp_path):
 
 def test_upward_import_hidden_in_a_function_body(tmp_path):
     source = f"""
-        class Connection:
+        class Broker:
             def show(self):
                 if self:
                     from mcp_jupyter.display.html import render  {MARK}
                     return render
     """
-    package = make_package(tmp_path, client__connection=source)
-    assert_fails_at(package, "client/connection.py", "(layer client) imports mcp_jupyter.display.html")
+    package = make_package(tmp_path, consent__broker=source)
+    assert_fails_at(package, "consent/broker.py", "(layer consent) imports mcp_jupyter.display.html")
 
 
 def test_relative_upward_import(tmp_path):
@@ -165,7 +183,7 @@ def test_relative_upward_import(tmp_path):
     assert_fails_at(
         package,
         "client/registry.py",
-        "mcp_jupyter.client.registry (layer client) imports mcp_jupyter.widgets.form (layer widgets)",
+        "mcp_jupyter.client.registry (layer client-core) imports mcp_jupyter.widgets.form (layer widgets)",
     )
 
 
@@ -198,7 +216,7 @@ def test_serve_island_must_not_import_the_client(tmp_path):
     assert_fails_at(
         package,
         "serving/export.py",
-        "mcp_jupyter.serving.export (island serve) imports mcp_jupyter.client.connection (layer client)",
+        "mcp_jupyter.serving.export (island serve) imports mcp_jupyter.client.connection (layer client-core)",
         "outside its island",
     )
 
@@ -244,6 +262,76 @@ def test_the_client_must_not_import_the_testing_layer(tmp_path):
 def test_the_compat_seam_imports_nothing_above_the_base_layer(tmp_path):
     package = make_package(tmp_path, _compat__uvicorn=f"from mcp_jupyter.client import connection  {MARK}\n")
     assert_fails_at(package, "_compat/uvicorn.py", "(layer base) imports mcp_jupyter.client.connection")
+
+
+@pytest.mark.parametrize(
+    ("relpath", "line", "importer", "imported"),
+    [
+        # the core never imports the facade: Connection, mj.connect, the client package's own names
+        (
+            "client/_session/core.py",
+            "from .._connection import Connection",
+            "mcp_jupyter.client._session.core (layer client-core)",
+            "mcp_jupyter.client._connection (layer client-facade)",
+        ),
+        (
+            "client/connection.py",
+            "import mcp_jupyter.client",
+            "mcp_jupyter.client.connection (layer client-core)",
+            "mcp_jupyter.client (layer client-facade)",
+        ),
+        # ... nor the features above it (the mixins, conn.map, apps)
+        (
+            "client/connection.py",
+            "from ._mixins.tools import start",
+            "mcp_jupyter.client.connection (layer client-core)",
+            "mcp_jupyter.client._mixins.tools (layer client-features)",
+        ),
+        (
+            "client/_session/core.py",
+            "from ..apps import AppRecord",
+            "mcp_jupyter.client._session.core (layer client-core)",
+            "mcp_jupyter.client.apps (layer client-features)",
+        ),
+        # and the features never import the facade
+        (
+            "client/_mixins/tools.py",
+            "from .._connection import Connection",
+            "mcp_jupyter.client._mixins.tools (layer client-features)",
+            "mcp_jupyter.client._connection (layer client-facade)",
+        ),
+    ],
+)
+def test_each_client_layer_refuses_an_import_from_a_layer_above(tmp_path, relpath, line, importer, imported):
+    source = textwrap.dedent(CLEAN[relpath]) + f"{line}  {MARK}\n"
+    package = make_package(tmp_path, **{relpath.removesuffix(".py").replace("/", "__"): source})
+    assert_fails_at(package, relpath, f"{importer} imports {imported}, which is above it")
+    assert "client-facade > client-features > client-core > consent" in run_checker(package).stdout
+
+
+@pytest.mark.parametrize(
+    ("statement", "target"),
+    [
+        ("import json", "json"),
+        ("from ..consent import core", "mcp_jupyter.consent.core"),
+        ("from . import connection", "mcp_jupyter.client.connection"),
+    ],
+)
+def test_an_import_in_a_client_function_must_be_a_listed_heavy_dependency(tmp_path, statement, target):
+    source = f"""
+        def start():
+            import pandas  # listed: loaded on first use
+
+            {statement}  {MARK}
+            return pandas
+    """
+    package = make_package(tmp_path, client__batch=source)
+    assert_fails_at(
+        package,
+        "client/batch.py",
+        f"mcp_jupyter.client.batch imports {target} inside a function; import it at module level",
+        "LAZY_IMPORTS",
+    )
 
 
 def test_type_checking_only_upward_import_is_allowed(tmp_path):

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import httpx2
 import pytest
 
-from mcp_jupyter import _handoff as handoff
+from mcp_jupyter import _oauth_handoff as handoff
 
 from .browser.harness import start_jupyter
 

@@ -207,7 +207,7 @@ def test_importing_a_public_name_from_its_package_gives_the_private_modules_obje
     """Re-exports are the same objects the internals use (pickles, isinstance, monkeypatching)."""
     from mcp_jupyter.client import Connection, ConnectionSpec
     from mcp_jupyter.client._connection import Connection as Internal
-    from mcp_jupyter.client._spec import ConnectionSpec as InternalSpec
+    from mcp_jupyter.client._connection import ConnectionSpec as InternalSpec
 
     assert Connection is Internal is mj.Connection
     assert ConnectionSpec is InternalSpec is mj.ConnectionSpec

@@ -18,7 +18,7 @@ import pytest
 from mcp_types import CallToolResult, TextContent
 
 from mcp_jupyter.client import ToolResult
-from mcp_jupyter.client import _frames as frames
+from mcp_jupyter.client import _dataframes as frames
 from mcp_jupyter.display import _content as content
 
 SHEET = {"range": "A1:B3", "values": [["region", "amount"], ["north", 120], ["south", 80]]}

@@ -97,7 +97,7 @@ def test_the_users_own_frames_stay_xmode_decides_and_a_bug_shows_everything(run_
     for frame in (
         "mcp_jupyter/client/_runtime_methods.py",
         "mcp_jupyter/runtime.py",
-        "mcp_jupyter/client/_features/tools.py",
+        "mcp_jupyter/client/_mixins/tools.py",
     ):
         assert frame in text, text
     assert len(bug) > 30, text

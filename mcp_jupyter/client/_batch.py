@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import anyio
 
 from .. import _hooks as hooks
 from ..errors import MCPJupyterError
 from . import _operations as operations
+from ._tool_call import call_tool
+
+if TYPE_CHECKING:
+    from ._session.core import Session
 
 __all__ = ["map_tool", "map_rows"]
 
 
-def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
+def _normalize_inputs(inputs: Any) -> tuple[list[dict[str, Any]], Any]:
     """(list of argument dicts, the DataFrame they came from or None)."""
     if hasattr(inputs, "to_dict") and hasattr(inputs, "columns"):
         return [dict(r) for r in inputs.to_dict("records")], inputs
@@ -33,19 +39,20 @@ def _normalize_inputs(inputs: Any) -> tuple[list[dict], Any]:
 
 
 async def map_rows(
-    session: Any, tool: str, rows: list[dict], concurrency: int, timeout: float | None, on_done: Any = None
+    session: Session,
+    tool: str,
+    rows: list[dict[str, Any]],
+    concurrency: int,
+    timeout: float | None,
+    on_done: Any = None,
 ) -> list[Any]:
     """The calls of a batch on the runtime loop, ``concurrency`` at a time, results (or the
     mcp_jupyter exceptions) in order; ``on_done()`` after each call (a bar's step)."""
-    import anyio
-
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     results: list[Any] = [None] * len(rows)
     latencies: list[float | None] = [None] * len(rows)
     limiter = anyio.Semaphore(concurrency)
-    from ._features.tools import call_tool
-
     await session.find("tools", tool)  # fail once, clearly, before launching many calls
     clock = time.perf_counter
 
@@ -69,7 +76,9 @@ async def map_rows(
     return results
 
 
-def _finish(rows: list[dict], frame: Any, results: list[Any], errors: str, as_dataframe: bool | None) -> Any:
+def _finish(
+    rows: list[dict[str, Any]], frame: Any, results: list[Any], errors: str, as_dataframe: bool | None
+) -> Any:
     if errors not in ("raise", "collect"):
         raise ValueError("errors must be 'raise' or 'collect'")
     if errors == "raise":
@@ -102,7 +111,7 @@ def in_notebook() -> bool:
 
 
 async def map_tool(
-    session: Any,
+    session: Session,
     tool: str,
     inputs: Iterable[Mapping[str, Any]] | Any,
     *,

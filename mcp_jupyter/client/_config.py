@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ _REF = re.compile(r"\$\{([^}]*)\}")
 _ENV_REF = re.compile(r"^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$")
 
 
-def vscode_variables(workspace: str | os.PathLike | None = None) -> dict[str, str]:
+def vscode_variables(workspace: str | os.PathLike[str] | None = None) -> dict[str, str]:
     """VS Code's predefined variables this client can know: ``${workspaceFolder}`` (``workspace``,
     default the current directory: the notebook's folder in a kernel), its basename, ``${userHome}``,
     ``${pathSeparator}`` and its shorthand ``${/}``."""
@@ -66,7 +67,7 @@ class ServerSpec:
 
 def expand_env(
     value: Any,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
     *,
     where: str = "",
     predefined: dict[str, str] | None = None,
@@ -78,7 +79,7 @@ def expand_env(
     predefined = vscode_variables() if predefined is None else predefined
     if isinstance(value, str):
 
-        def substitute(match: re.Match) -> str:
+        def substitute(match: re.Match[str]) -> str:
             body = match.group(1)
             if body in predefined:
                 return predefined[body]
@@ -109,7 +110,7 @@ def expand_env(
 
 
 def _entry_to_spec(
-    name: str, entry: Any, environ: dict[str, str] | None, predefined: dict[str, str] | None = None
+    name: str, entry: Any, environ: Mapping[str, str] | None, predefined: dict[str, str] | None = None
 ) -> ServerSpec:
     where = f"server {name!r}"
     if not isinstance(entry, dict):
@@ -154,9 +155,9 @@ def _entry_to_spec(
 def parse_config(
     data: Any,
     *,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
     source: str = "config",
-    workspace: str | os.PathLike | None = None,
+    workspace: str | os.PathLike[str] | None = None,
 ) -> dict[str, ServerSpec]:
     """Parse a loaded config (``{"mcpServers": {...}}``, ``{"servers": {...}}`` or a bare mapping).
 
@@ -186,10 +187,10 @@ def parse_servers_section(data: Any, source: str = "config") -> dict[str, Any]:
 
 
 def load_config(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
-    environ: dict[str, str] | None = None,
-    workspace: str | os.PathLike | None = None,
+    environ: Mapping[str, str] | None = None,
+    workspace: str | os.PathLike[str] | None = None,
 ) -> dict[str, ServerSpec]:
     """Read and parse a config file (JSON; ``//`` comments as in VS Code's files are allowed).
 
@@ -219,7 +220,7 @@ def _read_json(file: Path) -> Any:
             ) from None
 
 
-def config_files(workspace: str | os.PathLike | None = None) -> list[Path]:
+def config_files(workspace: str | os.PathLike[str] | None = None) -> list[Path]:
     """The well-known MCP config files that exist, in this order: the workspace's (default: the
     current directory, a notebook's folder) ``mcp.json``, ``.vscode/mcp.json``, ``.cursor/mcp.json``;
     then the user's Cursor ``~/.cursor/mcp.json``, Claude Desktop's ``claude_desktop_config.json``
@@ -246,7 +247,7 @@ def config_files(workspace: str | os.PathLike | None = None) -> list[Path]:
     return found
 
 
-def discover(workspace: str | os.PathLike | None = None) -> list[tuple[Path, ServerSpec]]:
+def discover(workspace: str | os.PathLike[str] | None = None) -> list[tuple[Path, ServerSpec]]:
     """Every server configured in :func:`config_files`, as (file, spec). Never raises: a file that
     cannot be read, or one entry that cannot be resolved (an unset ``${env:VAR}``), is skipped."""
     found: list[tuple[Path, ServerSpec]] = []

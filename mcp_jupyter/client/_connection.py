@@ -1,41 +1,60 @@
-"""A connection to one MCP server: the public sync/async API of mcp_jupyter.
+"""A connection to one MCP server: the public sync/async API of mcp_jupyter, and how it was made.
 
 :class:`Connection` is a small facade built from one part per MCP feature (tools, resources,
-prompts, utilities; :mod:`mcp_jupyter.client._features`) over a loop-side
+prompts, utilities; :mod:`mcp_jupyter.client._mixins`) over a loop-side
 :class:`~mcp_jupyter.client._session.Session` that owns the SDK client on the runtime thread.
 Every request method exists as ``aname`` (awaitable from any event loop) and ``name`` (blocking),
 the second derived from the first (:mod:`mcp_jupyter.client._runtime_methods`).
+
+:class:`ConnectionSpec` (``conn.spec``) describes how a connection was made, picklable and without
+secret values; ``spec.connect()`` opens a new one. The two live in one module because each makes
+the other.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import weakref
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import _hooks as hooks
 from .. import _icons as icons
+from .._protocol import JSONObject
+from ..errors import ConnectionFailed
 from ..runtime import runtime
-from ._features import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
-from ._features.tasks import TasksFeature
 from ._history import History
-from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
-from ._results import LogEntry
-from ._runtime_methods import blocking, on_runtime
-from ._session import (
+from ._mixins import PromptsFeature, ResourcesFeature, SkillsFeature, ToolsFeature, UtilitiesFeature
+from ._mixins.tasks import TasksFeature
+from ._options import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_TIMEOUT,
     DEFAULT_ROOTS_WAIT,
     DEFAULT_TIMEOUT,
-    Session,
+    ConnectionOptions,
 )
-from ._spec import ConnectionSpec, spec_of
+from ._protocol_features import LISTINGS, ProtocolFeatures, protocol_features
+from ._results import LogEntry
+from ._runtime_methods import blocking, on_runtime
+from ._session import Session
 from ._stdio import DEFAULT_MAX_LINE_BYTES
+from ._transports import _strip_userinfo
+from .auth import OAuth
 
 if TYPE_CHECKING:
     from ..testing._checking import CheckReport
     from ..testing._recording import Recorder
 
-__all__ = ["Connection", "DEFAULT_CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "DEFAULT_MAX_TIMEOUT"]
+__all__ = [
+    "Connection",
+    "ConnectionSpec",
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_MAX_TIMEOUT",
+    "header_variable",
+]
 
 
 class Connection(
@@ -64,18 +83,30 @@ class Connection(
         connect_timeout: float | None = None,
         mode: str = "auto",
         transport: str = "auto",
-        sampling_callback: Callable | None = None,
-        elicitation_callback: Callable | None = None,
-        list_roots_callback: Callable | None = None,
+        sampling_callback: Callable[..., Any] | None = None,
+        elicitation_callback: Callable[..., Any] | None = None,
+        list_roots_callback: Callable[..., Any] | None = None,
         validate: bool = True,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         roots: list[str] | bool | None = None,
         roots_wait: float = DEFAULT_ROOTS_WAIT,
     ) -> None:
+        # The keyword arguments above, as given (the signature lists them for help(); a test holds
+        # it to ConnectionOptions' fields), made into the connection's settings once.
+        keywords = {key: value for key, value in locals().items() if key not in ("self", "name", "target")}
+        self._setup(name, target, ConnectionOptions.of("Connection", keywords))
+
+    @classmethod
+    def with_options(cls, name: str, target: object, options: ConnectionOptions) -> Connection:
+        """A connection (not opened) with settings already made: ``mj.connect`` and
+        ``ConnectionSpec.connect`` make them once and hand them here."""
+        conn = cls.__new__(cls)
+        conn._setup(name, target, options)
+        return conn
+
+    def _setup(self, name: str, target: object, options: ConnectionOptions) -> None:
         self.name = name
-        # The keyword arguments above, as given: the signature is the one place they are listed.
-        options = {key: value for key, value in locals().items() if key not in ("self", "name", "target")}
-        self._session = Session(self, name, target, **options)
+        self._session = Session(name, target, options, weakref.ref(self))
 
     # -- lifecycle -------------------------------------------------------------------------
     @on_runtime
@@ -204,10 +235,11 @@ class Connection(
         return self._session.stderr_tail(lines)
 
     @property
-    def server_info(self) -> dict:
+    def server_info(self) -> JSONObject:
         """The server's name, version and title (empty when it did not identify itself)."""
         info = self._session.require_client().server_info
-        return info.model_dump(exclude_none=True, mode="json") if info is not None else {}
+        dumped: JSONObject = info.model_dump(exclude_none=True, mode="json") if info is not None else {}
+        return dumped
 
     @property
     def icon_origin(self) -> str | None:
@@ -219,7 +251,8 @@ class Connection(
     def icon(self) -> icons.IconChoice | None:
         """The server's icon to show (``serverInfo.icons``, 2025-11-25), checked by
         :func:`mcp_jupyter._icons.choose`: a ``src`` to load, a ``note`` saying why none is, or None."""
-        return icons.choose(self.server_info.get("icons"), origin=self.icon_origin)
+        given = self.server_info.get("icons")
+        return icons.choose(given if isinstance(given, list) else None, origin=self.icon_origin)
 
     @property
     def protocol_version(self) -> str:
@@ -227,7 +260,7 @@ class Connection(
         return self._session.require_client().protocol_version
 
     @property
-    def capabilities(self) -> dict:
+    def capabilities(self) -> JSONObject:
         """The server's capabilities as wire-format JSON data."""
         return self._session.capabilities
 
@@ -292,3 +325,168 @@ class Connection(
 
     def __repr__(self) -> str:
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
+
+
+# -- conn.spec: how a connection was made ------------------------------------------------------
+#
+# ``conn.spec``: how a connection was made, as a picklable description without secret values.
+#
+# A :class:`ConnectionSpec` names what to start or reach (command, working directory, URL, transport),
+# the connection's settings (mode, timeouts, validation) and which environment variables and headers it
+# needs, by **name** only. Values are read where the spec connects (:meth:`ConnectionSpec.connect`):
+# an environment variable from that process's environment, a header from ``MCP_HEADER_<NAME>`` (the
+# convention of the tests ``conn.record()`` writes), an OAuth token from that user's token store. So a
+# spec can be pickled and shipped (to Dask workers, docs/dask.md) without carrying a token.
+
+# The OAuth options that are neither secrets nor callables: safe to ship, meaningful elsewhere.
+_OAUTH_PUBLIC = (
+    "client_id",
+    "client_metadata_url",
+    "scopes",
+    "issuer",
+    "token_endpoint_auth_method",
+    "client_name",
+)
+
+
+def header_variable(header: str) -> str:
+    """The environment variable a spec reads a header's value from: ``Authorization`` ->
+    ``MCP_HEADER_AUTHORIZATION``, ``X-Api-Key`` -> ``MCP_HEADER_X_API_KEY``."""
+    return "MCP_HEADER_" + re.sub(r"\W", "_", header).upper()
+
+
+@dataclass(frozen=True)
+class ConnectionSpec:
+    """How a connection was made, without secret values: picklable, to connect again elsewhere.
+
+    ``conn.spec`` gives one; ``spec.connect()`` opens a new connection from it (the one way to
+    round-trip). ``env`` and ``headers`` are **names**: where the spec connects, each environment
+    variable is read from that process's environment and each header from the variable
+    ``MCP_HEADER_<NAME>`` (:func:`header_variable`); a missing one is a clear error. OAuth
+    connections keep only the public options (client id, scopes, issuer...): the tokens come from
+    the token store of the user who connects. Credentials in a URL (``https://user:pw@host``) are
+    dropped. A spec of an in-process server describes it but cannot be pickled (the server object
+    lives in this process).
+    """
+
+    name: str
+    kind: str  # "stdio" | "http" | "inprocess"
+    argv: tuple[str, ...] = ()
+    url: str | None = None
+    cwd: str | None = None
+    env: tuple[str, ...] = ()
+    headers: tuple[str, ...] = ()
+    transport: str = "auto"
+    mode: str = "auto"
+    timeout: float | None = None
+    max_timeout: float | None = None
+    connect_timeout: float | None = None
+    validate: bool = True
+    max_line_bytes: int | None = None
+    roots: bool = True
+    roots_wait: float | None = None
+    auth: dict[str, Any] | bool | None = None  # None: automatic; False: never; a dict: OAuth's public options
+    server: Any = field(default=None, repr=False, compare=False)  # in-process only
+
+    def __reduce__(self) -> Any:
+        if self.kind == "inprocess":
+            raise TypeError(
+                f"connection {self.name!r} is an in-process server: its spec cannot leave this process; "
+                "run the server as a command (e.g. 'python -m package.module') or serve it over HTTP"
+            )
+        values = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "server"}
+        return (_rebuild, (values,))
+
+    def target(self) -> Any:
+        """What :class:`~mcp_jupyter.Connection` connects to: argv, URL or server."""
+        if self.kind == "stdio":
+            return list(self.argv)
+        if self.kind == "http":
+            return self.url
+        return self.server
+
+    def options(self, environ: Mapping[str, str] | None = None) -> ConnectionOptions:
+        """The connection's settings (:class:`~mcp_jupyter.client.ConnectionOptions`), with the env
+        and header values read from ``environ`` (default: this process's environment)."""
+        environ = os.environ if environ is None else environ
+        where = f"the environment of process {os.getpid()} on {os.uname().nodename}"
+        missing = [name for name in self.env if name not in environ]
+        missing += [header_variable(h) for h in self.headers if header_variable(h) not in environ]
+        if missing:
+            raise ConnectionFailed(
+                f"connection {self.name!r} needs {', '.join(missing)}, not set in {where}; a spec carries "
+                "variable names, never values: set them in the environment of the process that connects "
+                "(for Dask workers: the cluster's worker environment, docs/dask.md)"
+            )
+        stdio, http = self.kind == "stdio", self.kind == "http"
+        return ConnectionOptions(
+            mode=self.mode,
+            timeout=self.timeout,
+            max_timeout=self.max_timeout,
+            connect_timeout=self.connect_timeout,
+            validate=self.validate,
+            roots=None if self.roots else False,
+            max_line_bytes=self.max_line_bytes or DEFAULT_MAX_LINE_BYTES,
+            roots_wait=DEFAULT_ROOTS_WAIT if self.roots_wait is None else self.roots_wait,
+            env=({name: environ[name] for name in self.env} or None) if stdio else None,
+            cwd=self.cwd if stdio else None,
+            headers=({h: environ[header_variable(h)] for h in self.headers} or None) if http else None,
+            transport=self.transport if http else "auto",
+            auth=(_oauth(self.auth) if isinstance(self.auth, dict) else self.auth) if http else None,
+        )
+
+    def connect(self, name: str | None = None, **overrides: Any) -> Connection:
+        """Open a new connection from this spec (not registered by name; close it when done).
+
+        ``name`` defaults to the spec's; ``overrides`` are :class:`Connection` keyword arguments
+        (e.g. ``sampling_callback=...``) that replace the spec's settings.
+        """
+        options = self.options().replace(**overrides)
+        return Connection.with_options(name or self.name, self.target(), options).open()
+
+
+def _rebuild(values: dict[str, Any]) -> ConnectionSpec:
+    return ConnectionSpec(**values)
+
+
+def _oauth(public: dict[str, Any]) -> Any:
+    """OAuth options for a connection made from a spec: the stored sign-in, never a person's browser
+    (a spec may connect where nobody can sign in; that fails at once instead of waiting)."""
+
+    def no_person(url: str) -> None:
+        raise ConnectionFailed(
+            "this server needs an OAuth sign-in and nobody can sign in here; sign in once where you "
+            "can (mj.connect(url, auth=...)) so the token store holds the tokens, then connect again"
+        )
+
+    return OAuth(**public, open_url=no_person)
+
+
+def spec_of(session: Any) -> ConnectionSpec:
+    """The :class:`ConnectionSpec` of a :class:`~mcp_jupyter.client._session.Session` as it is now."""
+    target = session.spec
+    auth: dict[str, Any] | bool | None = None
+    if session.auth_given is False:
+        auth = False
+    elif session.oauth is not None:
+        auth = {key: getattr(session.oauth, key) for key in _OAUTH_PUBLIC if getattr(session.oauth, key)}
+    return ConnectionSpec(
+        name=session.name,
+        kind=target.kind,
+        argv=tuple(target.argv),
+        url=_strip_userinfo(target.url) if target.url else None,
+        cwd=target.cwd,
+        env=tuple(target.env),
+        headers=tuple(target.headers),
+        transport=target.http_transport,
+        mode=session.mode,
+        timeout=session.timeout,
+        max_timeout=session.max_timeout,
+        connect_timeout=session.connect_timeout,
+        validate=session.validate,
+        max_line_bytes=session.max_line_bytes,
+        roots=session.offers_roots,
+        roots_wait=session.roots_wait,
+        auth=auth,
+        server=target.server,
+    )

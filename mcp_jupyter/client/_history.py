@@ -36,6 +36,8 @@ from .. import _hooks as hooks
 from .._traffic import TrafficViews
 from .._wording import counted
 from . import _operations
+from ._spans import summary as _summary
+from ._spans import traffic as _traffic
 from ._transport_layers import Layer, LayeredTransport
 
 __all__ = [
@@ -82,7 +84,7 @@ class HistoryEntry:
     truncated: bool = False
     preview: str | None = field(default=None, repr=False)
     _raw: Any = field(default=None, repr=False)  # an invalid message's exception
-    _message: dict | None = field(default=None, repr=False)
+    _message: dict[str, Any] | None = field(default=None, repr=False)
     _json: bytes | None = field(default=None, repr=False)  # the message as serialized once
     _size: int | None = field(default=None, repr=False)
     _cost: int = field(default=0, repr=False)  # what it counts against History.max_bytes
@@ -104,7 +106,7 @@ class HistoryEntry:
     _view: Any = field(default=None, repr=False)  # previews, computed once when first drawn
 
     @property
-    def message(self) -> dict:
+    def message(self) -> dict[str, Any]:
         """The full message as plain JSON data (for a ``truncated`` entry, its summary)."""
         if self.truncated:
             summary: dict[str, Any] = {"jsonrpc": "2.0"}
@@ -115,7 +117,8 @@ class HistoryEntry:
             summary.update(truncated=True, size=self._size, preview=self.preview)
             return summary
         if self._json is not None:  # parsed on each look: the history holds only the bytes
-            return json.loads(self._json)
+            parsed: dict[str, Any] = json.loads(self._json)
+            return parsed
         if self._message is None:
             raw = self._raw
             if isinstance(raw, Exception):
@@ -142,7 +145,8 @@ def _serialize(message: Any) -> bytes:
     serializer = getattr(message, "__pydantic_serializer__", None)
     try:
         if serializer is not None:
-            return serializer.to_json(message, by_alias=True, exclude_unset=True, fallback=str)
+            # per message: returned as it is (bytes), not through a typed local
+            return serializer.to_json(message, by_alias=True, exclude_unset=True, fallback=str)  # type: ignore[no-any-return]
     except Exception:  # noqa: BLE001 - a value pydantic cannot write still gets recorded
         pass
     dump = getattr(message, "model_dump", None)
@@ -340,7 +344,7 @@ class History(TrafficViews):
             self.dropped += len(self._entries)
             self._entries.clear()
 
-    def to_records(self) -> list[dict]:
+    def to_records(self) -> list[dict[str, Any]]:
         """Rows of plain data: direction, kind, method, id, time, duration_ms, size, truncated, error."""
         return [
             {
@@ -396,23 +400,19 @@ class History(TrafficViews):
         """The kept messages as spans and marks (``mcp_jupyter._traffic.Traffic``): one span per
         request from sent to answered, one per task, a mark per notification. What ``.timeline()``
         draws and ``.stats()`` counts."""
-        from ._spans import traffic
-
-        return traffic(self)
+        return _traffic(self)
 
     def summary(self) -> dict[str, Any]:
         """At a glance: ``calls`` this side made, ``errors`` among them (tool errors, protocol
         errors, timeouts), the median latency of the answered ones (``median_ms``, None before the
         first answer); what the JupyterLab sidebar shows per connection."""
-        from ._spans import summary
-
-        return summary(self)
+        return _summary(self)
 
     def __repr__(self) -> str:
         return f"<History: {counted(len(self), 'message')}, {self.nbytes:,} of {self._max_bytes:,} bytes>"
 
 
-def _note_facts(entry: HistoryEntry, data: dict) -> None:
+def _note_facts(entry: HistoryEntry, data: dict[str, Any]) -> None:
     """What the timeline needs from a message's params or result: its target, a tool error, a task."""
     if entry.kind == "request":
         target = data.get("name") or data.get("uri")
@@ -421,7 +421,7 @@ def _note_facts(entry: HistoryEntry, data: dict) -> None:
         return
     if data.get("isError") is True:
         entry.is_error = True
-    task = data.get("task") if isinstance(data.get("task"), dict) else data
+    task: dict[str, Any] = data["task"] if isinstance(data.get("task"), dict) else data
     task_id = task.get("taskId")
     if task_id is not None and (entry.kind != "notification" or entry.method == "notifications/tasks/status"):
         entry.task = (str(task_id), str(task.get("status") or ""))

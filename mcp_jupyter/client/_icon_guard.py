@@ -53,7 +53,7 @@ def _why_invalid(icon: Any) -> str | None:
     return None
 
 
-def _checked_icons(entry: dict, what: str) -> tuple[dict, str | None]:
+def _checked_icons(entry: dict[str, Any], what: str) -> tuple[dict[str, Any], str | None]:
     """``entry`` without the icons the schema does not allow, and the warning that names them
     (``what``: the entry as the warning names it, "tool 'search'")."""
     icons = entry.get("icons")
@@ -82,7 +82,7 @@ def _checked_icons(entry: dict, what: str) -> tuple[dict, str | None]:
     return {**entry, "icons": kept}, note
 
 
-def clean_result(method: str, result: dict) -> tuple[dict, list[str]]:
+def clean_result(method: str, result: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """``result`` of ``method`` without schema-invalid icons, and one warning per item that lost any."""
     notes: list[str] = []
     if method == "initialize":
@@ -118,7 +118,7 @@ class IconGuard(Layer):
     icons the schema does not allow from those results (saying so through ``warn``)."""
 
     def __init__(self, warn: Callable[[str], None]) -> None:
-        self._waiting: dict = {}
+        self._waiting: dict[int | str, str] = {}  # request id -> its method
         self._warn = warn
 
     def sent(self, item: Any) -> Any:
@@ -129,7 +129,7 @@ class IconGuard(Layer):
         return item
 
     def received(self, item: Any) -> Any:
-        message = getattr(item, "message", None)
+        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
         fields = fields_of(message)
         msg_id = fields.get("id")
         if msg_id is None or fields.get("method") is not None or msg_id not in self._waiting:

@@ -1,28 +1,59 @@
 """What a server offers: tools, resources, resource templates and prompts, and their listings.
 
 Each item is a frozen dataclass copied once from the SDK's type (same field names, so one generic
-``from_sdk`` does it) and holds a *weak* reference to the connection that listed it: ``tool.form()``
-and ``resource.read()`` talk to that very connection, registered or not, and never to another one
-that later took its name (they raise "this connection was closed" instead).
+``from_sdk`` does it) and holds a *weak* reference to the connection that listed it (a
+:data:`ConnectionRef`, handed down by the session that listed it): ``tool.form()`` and
+``resource.read()`` talk to that very connection, registered or not, and never to another one
+that later took its name (they raise "this connection was closed" instead). :class:`ListedBy` says
+what an item uses of that connection.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from .. import _hooks as hooks
 from .. import _icons as icon_rules
-from .. import errors as E
+from .._protocol import JSONObject, JSONValue
 from .._wording import counted
+from ..errors import (
+    ConnectionFailed,
+    MCPJupyterError,
+    NotFound,
+    PromptNotFound,
+    ResourceNotFound,
+    SkillNotFound,
+    ToolNotFound,
+    did_you_mean,
+    suggest,
+)
 from . import _uri_template as uri_template
-from .apps import ToolUi, tool_ui
-from .apps import visibility as meta_visibility
+from ._ui_extension import ToolUi, tool_ui
+from ._ui_extension import visibility as meta_visibility
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ._connection import Connection
+    from ._results import ResourceResult
 
 __all__ = [
+    "ConnectionRef",
+    "ListedBy",
     "Item",
     "Tool",
     "Resource",
@@ -42,19 +73,53 @@ __all__ = [
 ]
 
 
-def dump(model: Any) -> dict | None:
+class ListedBy(Protocol):
+    """What an item uses of the connection that listed it (a :class:`~mcp_jupyter.Connection`)."""
+
+    name: str
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def icon_origin(self) -> str | None: ...
+
+    @property
+    def resources(self) -> Resources: ...
+
+    def read(self, uri: str) -> ResourceResult: ...
+
+    def load_skill(self, skill: str | Skill) -> LoadedSkill: ...
+
+    def aload_skill(self, skill: str | Skill) -> Awaitable[LoadedSkill]: ...
+
+
+ConnectionRef: TypeAlias = "Callable[[], ListedBy | None]"
+"""A weak reference to the connection that lists items (``weakref.ref(conn)``): None once it is gone."""
+
+
+def dump(model: BaseModel | None) -> JSONObject | None:
     """A pydantic model as wire-format JSON data (camelCase keys), or None."""
     if model is None:
         return None
-    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    data: JSONObject = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return data
+
+
+def _same(value: object) -> object:
+    """A field copied as it is."""
+    return value
 
 
 # How a field's SDK value becomes ours, by field name (every other field is copied as it is).
-_CONVERT: dict[str, Callable[[Any], Any]] = {
+_CONVERT: dict[str, Callable[[Any], object]] = {  # Any: each takes the SDK field it is named for
     "annotations": dump,
     "uri": str,
     "icons": lambda icons: tuple(dump(i) for i in icons) if icons else None,
 }
+
+
+ItemSelf = TypeVar("ItemSelf", bound="Item")
 
 
 @dataclass(frozen=True)
@@ -64,47 +129,50 @@ class Item:
     _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
     raw: Any = field(default=None, repr=False, compare=False, kw_only=True)
     server: str | None = field(default=None, compare=False, kw_only=True)
-    _connection_ref: Any = field(default=None, repr=False, compare=False, kw_only=True)
+    _connection_ref: ConnectionRef | None = field(default=None, repr=False, compare=False, kw_only=True)
 
     @classmethod
-    def from_sdk(cls, raw: Any, connection: Any = None) -> Any:
-        """Wrap an ``mcp_types`` object listed by ``connection`` (a Connection, or None)."""
+    def from_sdk(
+        cls: type[ItemSelf], raw: Any, server: str | None = None, connection_ref: ConnectionRef | None = None
+    ) -> ItemSelf:
+        """Wrap an ``mcp_types`` object listed by server ``server`` through the connection
+        ``connection_ref`` refers to (both None: an item of no connection)."""
         values = {
             f.name: _CONVERT.get(f.name, _same)(getattr(raw, f.name, None))
             for f in dataclasses.fields(cls)
             if not f.kw_only
         }
         values.update(cls._adjust(raw, values))
-        return cls(
-            **values,
-            raw=raw,
-            server=getattr(connection, "name", None),
-            _connection_ref=weakref.ref(connection) if connection is not None else None,
-        )
+        return cls(**values, raw=raw, server=server, _connection_ref=connection_ref)
 
     @classmethod
-    def _adjust(cls, raw: Any, values: dict) -> dict:
+    def _adjust(cls, raw: Any, values: dict[str, Any]) -> dict[str, object]:
         """Fields that are not a plain copy of the SDK's (subclasses)."""
         return {}
 
     @property
-    def connection(self) -> Any:
+    def connection(self) -> ListedBy:
         """The connection that listed this item; a clear error once it is closed or gone."""
         conn = self._connection_ref() if self._connection_ref is not None else None
         what = f"{type(self).__name__.lower()} {self.key!r}"
         if conn is None:
-            raise E.ConnectionFailed(
+            raise ConnectionFailed(
                 f"this {what} is not attached to an open connection; list it again from one, "
                 "e.g. mj.get_connection(name).tools[...]",
                 server=self.server,
             )
         if conn.status in ("closed", "dead", "failed"):
-            raise E.ConnectionFailed(
+            raise ConnectionFailed(
                 f"this connection was closed ({self.server!r} is {conn.status}); this {what} belongs to it. "
                 f"List it again from the current connection: mj.get_connection({self.server!r})",
                 server=self.server,
             )
         return conn
+
+    def _form_connection(self) -> Connection:
+        """The connection as the UI's form hooks take it. Only a :class:`Connection` lists items; the
+        core knows it by what items use of it (:class:`ListedBy`) and never imports the facade."""
+        return cast("Connection", self.connection)
 
     @property
     def key(self) -> str:
@@ -124,10 +192,6 @@ class Item:
         return icon_rules.choose(getattr(self, "icons", None), origin=origin)
 
 
-def _same(value: Any) -> Any:
-    return value
-
-
 @dataclass(frozen=True)
 class Tool(Item):
     """A tool the server offers. ``annotations`` are untrusted hints (camelCase dict)."""
@@ -135,13 +199,13 @@ class Tool(Item):
     name: str
     title: str | None
     description: str | None
-    input_schema: dict
-    output_schema: dict | None
-    annotations: dict | None
-    icons: tuple[dict, ...] | None = None
+    input_schema: JSONObject
+    output_schema: JSONObject | None
+    annotations: JSONObject | None
+    icons: tuple[JSONObject, ...] | None = None
 
     @classmethod
-    def _adjust(cls, raw: Any, values: dict) -> dict:
+    def _adjust(cls, raw: Any, values: dict[str, Any]) -> dict[str, object]:
         return {
             "input_schema": values["input_schema"] or {},
             "title": values["title"] or (values["annotations"] or {}).get("title"),
@@ -149,7 +213,7 @@ class Tool(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this tool (fill in, Call, see the result): a widget."""
-        return hooks.TOOL_FORM.require()(self.connection, self.name, tool=self, **options)
+        return hooks.TOOL_FORM.require()(self._form_connection(), self.name, tool=self, **options)
 
     @property
     def task_support(self) -> str:
@@ -161,10 +225,11 @@ class Tool(Item):
     @property
     def required(self) -> list[str]:
         """Names of the required arguments."""
-        return list(self.input_schema.get("required") or [])
+        required = self.input_schema.get("required")
+        return [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
 
     @property
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, JSONValue]:
         """Argument name -> property schema."""
         props = self.input_schema.get("properties")
         return props if isinstance(props, dict) else {}
@@ -178,11 +243,11 @@ class Tool(Item):
         ui = tool_ui(meta)
         return None if ui is None else tool_ui(meta, self._resource_meta(ui.resource_uri))
 
-    def _resource_meta(self, uri: str) -> Any:
+    def _resource_meta(self, uri: str) -> object:
         conn = self._connection_ref() if self._connection_ref is not None else None
         try:
             listed = conn.resources.get(uri) if conn is not None else None
-        except (E.MCPJupyterError, RuntimeError):  # closed, no resources, or on the runtime thread
+        except (MCPJupyterError, RuntimeError):  # closed, no resources, or on the runtime thread
             return None
         return getattr(getattr(listed, "raw", None), "meta", None)
 
@@ -196,9 +261,10 @@ class Tool(Item):
 
     def hint(self, name: str) -> bool | None:
         """An annotation hint (``readOnlyHint``, ``destructiveHint``, ...) or None when unset."""
-        return (self.annotations or {}).get(name)
+        value = (self.annotations or {}).get(name)
+        return value if isinstance(value, bool) else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         """The tool as wire-format JSON data."""
         return dump(self.raw) or {}
 
@@ -213,8 +279,8 @@ class Resource(Item):
     description: str | None
     mime_type: str | None
     size: int | None
-    annotations: dict | None
-    icons: tuple[dict, ...] | None = None
+    annotations: JSONObject | None
+    icons: tuple[JSONObject, ...] | None = None
 
     def read(self) -> Any:
         """Read this resource through the connection that listed it."""
@@ -235,8 +301,8 @@ class ResourceTemplate(Item):
     title: str | None
     description: str | None
     mime_type: str | None
-    annotations: dict | None
-    icons: tuple[dict, ...] | None = None
+    annotations: JSONObject | None
+    icons: tuple[JSONObject, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -258,7 +324,7 @@ class ResourceTemplate(Item):
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this template (variables with completion, Read): a widget."""
-        return hooks.TEMPLATE_FORM.require()(self.connection, self, **options)
+        return hooks.TEMPLATE_FORM.require()(self._form_connection(), self, **options)
 
 
 @dataclass(frozen=True)
@@ -278,16 +344,16 @@ class Prompt(Item):
     title: str | None
     description: str | None
     arguments: tuple[PromptArgument, ...]
-    icons: tuple[dict, ...] | None = None
+    icons: tuple[JSONObject, ...] | None = None
 
     @classmethod
-    def _adjust(cls, raw: Any, values: dict) -> dict:
+    def _adjust(cls, raw: Any, values: dict[str, Any]) -> dict[str, object]:
         args = values["arguments"] or []
         return {"arguments": tuple(PromptArgument(a.name, a.description, bool(a.required)) for a in args)}
 
     def form(self, **options: Any) -> Any:
         """An interactive form for this prompt (arguments with completion, rendered messages): a widget."""
-        return hooks.PROMPT_FORM.require()(self.connection, self.name, prompt=self, **options)
+        return hooks.PROMPT_FORM.require()(self._form_connection(), self.name, prompt=self, **options)
 
     @property
     def required(self) -> list[str]:
@@ -316,32 +382,36 @@ class Skill(Item):
     name: str
     description: str | None
     uri: str
-    frontmatter: dict
+    frontmatter: JSONObject
     files: tuple[SkillFile, ...]
     dynamic: bool = False
 
     @classmethod
-    def from_entry(cls, entry: dict, connection: Any = None) -> Skill:
-        """A skill from one ``skills/list`` entry (wire JSON) listed by ``connection``."""
-        frontmatter = entry.get("frontmatter") if isinstance(entry.get("frontmatter"), dict) else {}
+    def from_entry(
+        cls, entry: JSONObject, server: str | None = None, connection_ref: ConnectionRef | None = None
+    ) -> Skill:
+        """A skill from one ``skills/list`` entry (wire JSON) listed by server ``server`` through the
+        connection ``connection_ref`` refers to."""
+        given = entry.get("frontmatter")
+        frontmatter: JSONObject = given if isinstance(given, dict) else {}
         uri = str(entry.get("uri") or "")
         resources = entry.get("resources")
         files = tuple(
-            SkillFile(str(r.get("uri")), r.get("digest"), r.get("size"))
+            SkillFile(str(r.get("uri")), _str_or_none(r.get("digest")), _int_or_none(r.get("size")))
             for r in (resources if isinstance(resources, list) else [])
             if isinstance(r, dict) and r.get("uri")
         )
-        name = frontmatter.get("name")
+        name, description = frontmatter.get("name"), frontmatter.get("description")
         return cls(
             name=str(name) if name else uri,
-            description=frontmatter.get("description"),
+            description=description if isinstance(description, str) else None,
             uri=uri,
             frontmatter=frontmatter,
             files=files,
             dynamic=resources == "dynamic",
             raw=entry,
-            server=getattr(connection, "name", None),
-            _connection_ref=weakref.ref(connection) if connection is not None else None,
+            server=server,
+            _connection_ref=connection_ref,
         )
 
     def load(self) -> LoadedSkill:
@@ -353,9 +423,17 @@ class Skill(Item):
         """Async twin of :meth:`load`."""
         return await self.connection.aload_skill(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         """The listing entry as wire-format JSON data."""
         return dict(self.raw or {})
+
+
+def _str_or_none(value: JSONValue) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int_or_none(value: JSONValue) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 @dataclass(frozen=True)
@@ -369,7 +447,7 @@ class LoadedSkill:
     uri: str
     text: str
     files: dict[str, str | bytes]
-    frontmatter: dict
+    frontmatter: JSONObject
     server: str | None = None
 
     def _repr_markdown_(self) -> str:
@@ -382,14 +460,15 @@ class LoadedSkill:
 # -- listings ----------------------------------------------------------------------------------
 
 ItemT = TypeVar("ItemT", bound=Item)
+D = TypeVar("D")
 
 
-class Listing(Sequence, Generic[ItemT]):
+class Listing(Sequence[ItemT], Generic[ItemT]):
     """An ordered, read-only collection of tools/resources/... indexable by position or key."""
 
     _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
     kind: ClassVar[str] = "item"
-    not_found: ClassVar[type[E.NotFound]] = E.NotFound
+    not_found: ClassVar[type[NotFound]] = NotFound
     columns: ClassVar[tuple[str, ...]] = ()  # the item fields shown as table columns, in order
     computed: ClassVar[tuple[str, ...]] = ()  # the columns :meth:`_computed` adds after them
 
@@ -404,7 +483,12 @@ class Listing(Sequence, Generic[ItemT]):
     def __iter__(self) -> Iterator[ItemT]:
         return iter(self._items)
 
-    def __getitem__(self, key: Any) -> Any:
+    @overload
+    def __getitem__(self, key: int | str) -> ItemT: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[ItemT]: ...
+
+    def __getitem__(self, key: int | str | slice) -> ItemT | list[ItemT]:
         if isinstance(key, (int, slice)):
             return self._items[key]
         try:
@@ -412,8 +496,8 @@ class Listing(Sequence, Generic[ItemT]):
         except KeyError:
             where = f" on server {self.server!r}" if self.server else ""
             raise self.not_found(
-                f"no {self.kind} {key!r}{where}; {E.did_you_mean(str(key), self._by_key)}",
-                suggestions=E.suggest(str(key), self._by_key),
+                f"no {self.kind} {key!r}{where}; {did_you_mean(str(key), self._by_key)}",
+                suggestions=suggest(str(key), self._by_key),
                 server=self.server or None,
             ) from None
 
@@ -426,18 +510,23 @@ class Listing(Sequence, Generic[ItemT]):
 
     names = keys
 
-    def get(self, key: str, default: Any = None) -> Any:
+    @overload
+    def get(self, key: str) -> ItemT | None: ...
+    @overload
+    def get(self, key: str, default: D) -> ItemT | D: ...
+
+    def get(self, key: str, default: object = None) -> object:
         """The item with that name/URI, or ``default``."""
         return self._by_key.get(key, default)
 
-    def to_records(self) -> list[dict]:
+    def to_records(self) -> list[dict[str, object]]:
         """Rows of plain data for a table: the listing's columns, plus any computed ones."""
         return [{**{c: getattr(item, c) for c in self.columns}, **self._computed(item)} for item in self]
 
-    def _computed(self, item: Any) -> dict:
+    def _computed(self, item: ItemT) -> dict[str, object]:
         return {}
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self) -> Any:  # a pandas DataFrame (pandas ships no types)
         """The listing as a pandas DataFrame: the same columns whether it lists items or none."""
         import pandas as pd
 
@@ -463,7 +552,7 @@ class Tools(Listing[Tool]):
     host may hand to a model."""
 
     kind = "tool"
-    not_found = E.ToolNotFound
+    not_found = ToolNotFound
     columns = ("name", "title", "description")
     computed = ("arguments", "annotations", "visibility")
 
@@ -473,7 +562,7 @@ class Tools(Listing[Tool]):
         agent's list). Whoever hands these tools to a model (sampling with tools) uses this."""
         return type(self)([t for t in self if "model" in t.visibility], self.server)
 
-    def _computed(self, t: Tool) -> dict:
+    def _computed(self, t: Tool) -> dict[str, object]:
         return {
             "arguments": ", ".join(a + ("*" if a in t.required else "") for a in t.parameters),
             "annotations": ", ".join(label for key, label in _HINTS if t.hint(key)),
@@ -485,7 +574,7 @@ class Resources(Listing[Resource]):
     """The concrete resources of a server (indexable by URI)."""
 
     kind = "resource"
-    not_found = E.ResourceNotFound
+    not_found = ResourceNotFound
     columns = ("uri", "name", "title", "mime_type", "size", "description")
 
 
@@ -493,7 +582,7 @@ class ResourceTemplates(Listing[ResourceTemplate]):
     """The resource templates of a server (indexable by URI template or name)."""
 
     kind = "resource template"
-    not_found = E.ResourceNotFound
+    not_found = ResourceNotFound
     columns = ("uri_template", "name", "title", "mime_type", "description")
 
     def __init__(self, items: Sequence[ResourceTemplate], server: str = "") -> None:
@@ -506,11 +595,11 @@ class Prompts(Listing[Prompt]):
     """The prompts of a server."""
 
     kind = "prompt"
-    not_found = E.PromptNotFound
+    not_found = PromptNotFound
     columns = ("name", "title", "description")
     computed = ("arguments",)
 
-    def _computed(self, p: Prompt) -> dict:
+    def _computed(self, p: Prompt) -> dict[str, object]:
         return {"arguments": ", ".join(a.name + ("*" if a.required else "") for a in p.arguments)}
 
 
@@ -518,7 +607,7 @@ class Skills(Listing[Skill]):
     """The skills of a server (indexable by name or by ``SKILL.md`` URI). Listing reads no file."""
 
     kind = "skill"
-    not_found = E.SkillNotFound
+    not_found = SkillNotFound
     columns = ("name", "description", "uri")
     computed = ("files",)
 
@@ -527,7 +616,7 @@ class Skills(Listing[Skill]):
         for item in self._items:  # names should be unique, URIs are
             self._by_key.setdefault(item.uri, item)
 
-    def _computed(self, s: Skill) -> dict:
+    def _computed(self, s: Skill) -> dict[str, object]:
         return {"files": "dynamic" if s.dynamic else len(s.files)}
 
 
@@ -537,7 +626,7 @@ class ListingSpec(NamedTuple):
     method: str  # the SDK client's list method
     attribute: str  # the page's attribute holding the items
     item: type[Item]
-    listing: type[Listing]
+    listing: type[Listing[Any]]  # Tools, Resources...: each of its own item type
 
 
 LISTINGS: dict[str, ListingSpec] = {

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from ..consent._requests import asked_here
+
 __all__ = ["Operation", "batch", "begin", "current", "end", "noting_waits"]
 
 _ids = itertools.count(1)
@@ -64,7 +66,6 @@ def end(op: Operation, token: object) -> None:
 def noting_waits(callback: Callable[..., Awaitable[Any]], history: Any) -> Callable[..., Awaitable[Any]]:
     """``callback`` (a sampling or elicitation callback), telling ``history`` when a person was asked
     while it ran: the consent layer notes each wait on its request (``ConsentRequest.waits``)."""
-    from ..consent._requests import asked_here
 
     async def call(*args: Any) -> Any:
         with asked_here() as asked:

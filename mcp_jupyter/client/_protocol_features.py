@@ -11,16 +11,19 @@ negotiated protocol version does not have says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _hooks as hooks
 from .._compat import mcp_sdk
+from .._protocol import TASKS_EXTENSION
 from .._wording import counted
 from ._skills import SKILLS_EXTENSION
-from ._tasks import TASKS_EXTENSION
-from .apps import APP_MIME_TYPE, UI_EXTENSION
+from ._ui_extension import APP_MIME_TYPE, UI_EXTENSION
+
+if TYPE_CHECKING:
+    from ._session.core import Session
 
 CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 
@@ -68,9 +71,9 @@ class ProtocolFeatures:
         self,
         server: str,
         protocol_version: str,
-        client_capabilities: dict | None,
-        server_capabilities: dict,
-        server_info: dict,
+        client_capabilities: dict[str, Any] | None,
+        server_capabilities: dict[str, Any],
+        server_info: dict[str, Any],
         listings: Mapping[str, Any] | None = None,
         listening: bool = False,
     ) -> None:
@@ -83,7 +86,7 @@ class ProtocolFeatures:
             protocol_version, client_capabilities, server_capabilities, server_info, listings or {}, listening
         ).build()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[ProtocolFeature]:
         return iter(self.rows)
 
     def __len__(self) -> int:
@@ -95,7 +98,7 @@ class ProtocolFeatures:
                 return row
         raise KeyError(f"no feature {feature!r}; the features are: {', '.join(r.feature for r in self.rows)}")
 
-    def to_records(self) -> list[dict]:
+    def to_records(self) -> list[dict[str, Any]]:
         """The rows as plain dicts."""
         return [
             {
@@ -123,21 +126,23 @@ class ProtocolFeatures:
         )
 
 
-def _client_offer(history: Any) -> dict | None:
+def _client_offer(history: Any) -> dict[str, Any] | None:
     """The capabilities this client last sent: ``initialize``'s, else a 2026-07-28 request's ``_meta``."""
     for entry in reversed(list(history)):
         if entry.direction != "send" or entry.kind != "request" or entry.truncated:
             continue
         params = entry.message.get("params") or {}
-        if entry.method == "initialize" and isinstance(params.get("capabilities"), dict):
-            return params["capabilities"]
+        offered = params.get("capabilities")
+        if entry.method == "initialize" and isinstance(offered, dict):
+            return offered
         meta = params.get("_meta") or {}
-        if isinstance(meta.get(CLIENT_CAPABILITIES_META), dict):
-            return meta[CLIENT_CAPABILITIES_META]
+        offered = meta.get(CLIENT_CAPABILITIES_META)
+        if isinstance(offered, dict):
+            return offered
     return None
 
 
-def protocol_features(session: Any, listings: Mapping[str, Any] | None = None) -> ProtocolFeatures:
+def protocol_features(session: Session, listings: Mapping[str, Any] | None = None) -> ProtocolFeatures:
     """The features table of a live connection's session; ``listings`` as for :class:`ProtocolFeatures`."""
     client = session.require_client()
     info = client.server_info
@@ -176,9 +181,9 @@ class _Rows:
     def __init__(
         self,
         version: str,
-        offered: dict | None,
-        declared: dict,
-        info: dict,
+        offered: dict[str, Any] | None,
+        declared: dict[str, Any],
+        info: dict[str, Any],
         listings: Mapping[str, Any],
         listening: bool,
     ) -> None:

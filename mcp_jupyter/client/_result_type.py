@@ -40,7 +40,7 @@ class ResultTypeDefault(Layer):
     def __init__(self) -> None:
         from mcp_types import PROTOCOL_VERSION_META_KEY
 
-        self._waiting: set = set()
+        self._waiting: set[int | str] = set()  # JSON-RPC request ids
         self._version_key = PROTOCOL_VERSION_META_KEY
 
     def sent(self, item: Any) -> Any:
@@ -49,7 +49,7 @@ class ResultTypeDefault(Layer):
         return item
 
     def received(self, item: Any) -> Any:
-        message = getattr(item, "message", None)
+        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
         fields = fields_of(message)
         msg_id = fields.get("id")
         if msg_id is None or msg_id not in self._waiting or fields.get("method") is not None:

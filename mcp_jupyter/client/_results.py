@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _hooks as hooks
 from .._wording import counted
+from . import _tabular as tabular
 
 if TYPE_CHECKING:
     from ._items import Tool
@@ -44,11 +45,12 @@ MAX_DECODE_BYTES = 64 * 1024 * 1024
 """Base64 payloads whose decoded size would exceed this are refused (checked before decoding)."""
 
 
-def _dump(model: Any) -> dict | None:
+def _dump(model: Any) -> dict[str, Any] | None:
     """A pydantic model as wire-format JSON data (camelCase keys), or None."""
     if model is None:
         return None
-    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    dumped: dict[str, Any] = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return dumped
 
 
 def decoded_size(data_b64: str) -> int:
@@ -78,7 +80,7 @@ class TextBlock:
     """Text content."""
 
     text: str
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     type: str = "text"
 
@@ -87,8 +89,9 @@ class TextBlock:
 class _BinaryBlock:
     data_b64: str = field(repr=False)
     mime_type: str
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
+    type: str = "binary"  # "image" or "audio" (the subclasses)
 
     @property
     def size(self) -> int:
@@ -137,7 +140,7 @@ class ResourceLinkBlock:
     description: str | None = None
     mime_type: str | None = None
     size: int | None = None
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     type: str = "resource_link"
 
@@ -150,7 +153,7 @@ class EmbeddedResourceBlock:
     mime_type: str | None
     text: str | None = None
     blob_b64: str | None = field(default=None, repr=False)
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     type: str = "resource"
 
@@ -165,9 +168,9 @@ class UnknownBlock:
     """A content block of a type this version does not know; ``data`` holds it as JSON."""
 
     type: str
-    data: dict
+    data: dict[str, Any]
     raw: Any = field(default=None, repr=False, compare=False)
-    annotations: dict | None = None
+    annotations: dict[str, Any] | None = None
 
 
 ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | EmbeddedResourceBlock | UnknownBlock
@@ -229,11 +232,13 @@ class ToolResult:
     tool: Tool | None = None
     server: str | None = None
     raw: Any = field(default=None, repr=False)
-    arguments: dict | None = field(default=None, repr=False)  # what the tool was called with
+    arguments: dict[str, Any] | None = field(default=None, repr=False)  # what the tool was called with
     #: milliseconds from sending the call to its result (set by ``conn.map`` for each row)
     latency_ms: float | None = field(default=None, repr=False, compare=False)
     # (outputSchema, structured, problems) of the last schema check: see schema_errors()
-    _checked: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _checked: tuple[Any, Any, tuple[str, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def from_sdk(cls, result: Any, tool: Tool | None = None, server: str | None = None) -> ToolResult:
@@ -307,14 +312,14 @@ class ToolResult:
           table with the columns ``region`` and ``amount``.
         - Text that is a Python literal (a server that sends ``str(rows)``) is parsed with
           ``ast.literal_eval``, which builds plain values and never runs code, up to
-          ``mcp_jupyter.client._frames.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
+          ``mcp_jupyter.client._dataframes.LITERAL_PARSE_LIMIT`` characters. Such a table says so in
           its repr and in ``df.attrs["parsed_from"]`` (``"python literal"``).
 
         Anything else raises ``ValueError`` saying why it is not a table and the call (or
         attribute) that gets the data instead; a suggested call is checked to work before the
         message offers it.
         """
-        from ._frames import to_dataframe
+        from ._dataframes import to_dataframe
 
         return to_dataframe(self.data, self.text, field, header, self.content)
 
@@ -396,8 +401,7 @@ class ResourceResult:
         the notebook shows it as a table); a ValueError saying why when it is none of them."""
         import pandas as pd
 
-        from . import _tabular as tabular
-        from ._frames import read_csv
+        from ._dataframes import read_csv
 
         if tabular.is_csv(self.mime_type):
             return read_csv(self.text or "")
@@ -451,7 +455,7 @@ class PromptResult:
         """All message texts, one per line, prefixed by role."""
         return "\n".join(f"{m.role}: {m.text}" for m in self.messages)
 
-    def to_openai(self) -> list[dict]:
+    def to_openai(self) -> list[dict[str, Any]]:
         """The messages as OpenAI-style chat messages (text only)."""
         return [{"role": m.role, "content": m.text} for m in self.messages]
 

@@ -37,10 +37,10 @@ def on_runtime(body: Callable[Concatenate[S, P], Awaitable[R]]) -> Callable[Conc
     Cancelling the awaiting task cancels the work on the runtime loop.
     """
 
-    @functools.wraps(body)
-    async def method(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+    async def method(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await runtime().run(functools.partial(body, self, *args, **kwargs))
 
+    functools.update_wrapper(method, body)  # name, docstring, signature (help() shows the body's)
     method.__mcpj_body__ = body  # type: ignore[attr-defined]
     return method
 
@@ -52,10 +52,11 @@ def blocking(async_method: Callable[Concatenate[S, P], Awaitable[R]]) -> Callabl
     """
     body = async_method.__mcpj_body__  # type: ignore[attr-defined]
 
-    @functools.wraps(body)
-    def method(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
-        return runtime().call(functools.partial(body, self, *args, **kwargs))
+    def method(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        result: R = runtime().call(functools.partial(body, self, *args, **kwargs))
+        return result
 
+    functools.update_wrapper(method, body)  # docstring and signature; the name is the sync one
     name = body.__name__.removeprefix("a")
     method.__name__ = name
     owner, _, _ = body.__qualname__.rpartition(".")

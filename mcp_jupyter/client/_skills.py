@@ -18,9 +18,10 @@ A server declaring the extension answers ``skills/list`` with entries
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
-from .. import errors as E
 from .._frontmatter import parse_frontmatter
+from ..errors import SkillVerificationFailed
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 """The extension identifier, declared by servers and advertised by this client."""
@@ -31,7 +32,7 @@ DYNAMIC = "dynamic"
 _DIGESTS = {"sha256": hashlib.sha256, "sha384": hashlib.sha384, "sha512": hashlib.sha512}
 
 
-def declared(capabilities: dict) -> bool:
+def declared(capabilities: dict[str, Any]) -> bool:
     """Whether a server's capabilities declare the skills extension."""
     return SKILLS_EXTENSION in ((capabilities or {}).get("extensions") or {})
 
@@ -46,7 +47,7 @@ def check_file(skill: str, uri: str, content: str | bytes, size: int | None, dig
     (each when the listing gave one)."""
     data = as_bytes(content)
     if size is not None and len(data) != size:
-        raise E.SkillVerificationFailed(
+        raise SkillVerificationFailed(
             f"skill {skill!r}: {uri} is {len(data)} bytes but the listing says {size}",
             skill=skill,
             uri=uri,
@@ -59,7 +60,7 @@ def check_file(skill: str, uri: str, content: str | bytes, size: int | None, dig
     algorithm, _, expected = digest.partition(":")
     hasher = _DIGESTS.get(algorithm.lower())
     if hasher is None or not expected:
-        raise E.SkillVerificationFailed(
+        raise SkillVerificationFailed(
             f"skill {skill!r}: cannot verify {uri}: unknown digest {digest!r} "
             f"(expected '<algorithm>:<hex>' with one of {', '.join(_DIGESTS)})",
             skill=skill,
@@ -69,7 +70,7 @@ def check_file(skill: str, uri: str, content: str | bytes, size: int | None, dig
         )
     actual = f"{algorithm}:{hasher(data).hexdigest()}"
     if actual.lower() != digest.lower():
-        raise E.SkillVerificationFailed(
+        raise SkillVerificationFailed(
             f"skill {skill!r}: the content of {uri} does not match its digest "
             f"(listed {digest}, read {actual})",
             skill=skill,
@@ -80,12 +81,12 @@ def check_file(skill: str, uri: str, content: str | bytes, size: int | None, dig
         )
 
 
-def check_frontmatter(skill: str, uri: str, text: str, listed: dict) -> dict:
+def check_frontmatter(skill: str, uri: str, text: str, listed: dict[str, Any]) -> dict[str, Any]:
     """The frontmatter of ``SKILL.md`` (``text``), refused unless it equals the listing's ``listed``
     field by field; returns it."""
     found = parse_frontmatter(text)
     if found is None:
-        raise E.SkillVerificationFailed(
+        raise SkillVerificationFailed(
             f"skill {skill!r}: {uri} has no YAML frontmatter (a leading '---' block) to compare "
             "with the listing's",
             skill=skill,
@@ -95,7 +96,7 @@ def check_frontmatter(skill: str, uri: str, text: str, listed: dict) -> dict:
         )
     for key in sorted(set(found) | set(listed), key=str):
         if found.get(key) != listed.get(key):
-            raise E.SkillVerificationFailed(
+            raise SkillVerificationFailed(
                 f"skill {skill!r}: the frontmatter of {uri} differs from the listing's at {key!r} "
                 f"(listed {listed.get(key)!r}, file {found.get(key)!r})",
                 skill=skill,

@@ -205,9 +205,11 @@ def _mark(lane: str, entry: Any) -> Mark:
         kind = _MARK_KINDS.get(method, "other")
     label = _view(entry)["label"]
     arrow = "→" if entry.direction == "send" else "←"
-    return Mark(
-        lane, entry.time, kind, f"{arrow} {method} {label}".strip(), lambda limit, e=entry: _one(e, limit)
-    )
+
+    def detail(limit: int, e: Any = entry) -> str:
+        return _one(e, limit)
+
+    return Mark(lane, entry.time, kind, f"{arrow} {method} {label}".strip(), detail)
 
 
 # -- previews, read from the kept messages once ------------------------------------------------------
@@ -216,7 +218,7 @@ def _mark(lane: str, entry: Any) -> Mark:
 def _view(entry: Any) -> dict[str, str]:
     """``arguments``, ``result`` and ``label`` previews of an entry (and, once shown, ``pretty``: its
     indented JSON), cached on it: a live timeline reads each message once."""
-    view = entry._view
+    view: dict[str, str] | None = entry._view
     if view is None:
         view = entry._view = _read_view(entry)
     return view
@@ -243,7 +245,7 @@ def _read_view(entry: Any) -> dict[str, str]:
     return view
 
 
-def _arguments_of(method: str | None, params: dict) -> Any:
+def _arguments_of(method: str | None, params: dict[str, Any]) -> Any:
     if method == "tools/call" or method == "prompts/get":
         return params.get("arguments") or {}
     if method == "resources/read":
@@ -251,19 +253,19 @@ def _arguments_of(method: str | None, params: dict) -> Any:
     return params
 
 
-def _result_of(result: dict) -> Any:
+def _result_of(result: dict[str, Any]) -> Any:
     if "structuredContent" in result:
         return result["structuredContent"]
     content = result.get("content")
     if isinstance(content, list):
-        texts = [b.get("text") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
+        texts = [str(b["text"]) for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
         if texts:
             return " ".join(texts)
         return f"[{', '.join(str(b.get('type')) for b in content if isinstance(b, dict))}]"
     return {k: v for k, v in result.items() if k != "_meta"}
 
 
-def _label_of(method: str | None, params: dict) -> Any:
+def _label_of(method: str | None, params: dict[str, Any]) -> Any:
     if method == "notifications/progress":
         total = params.get("total")
         done = f"{params.get('progress')}" + (f"/{total}" if total is not None else "")
@@ -279,7 +281,7 @@ def _label_of(method: str | None, params: dict) -> Any:
     return params
 
 
-def _message(entry: Any) -> dict:
+def _message(entry: Any) -> dict[str, Any]:
     try:
         message = entry.message
     except (ValueError, TypeError):

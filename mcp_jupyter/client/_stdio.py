@@ -19,10 +19,16 @@ runtime thread:
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
+
+from .._compat.anyio import close_subprocess_transport
 from .._wording import counted
 from ._history import WIRE_JSON
 
@@ -143,8 +149,6 @@ async def stdio_streams(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Spawn the server and yield ``(read_stream, write_stream)`` of ``SessionMessage`` objects."""
-    import anyio
-
     process = await spawn(argv, env=env, cwd=cwd, errlog=errlog)
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
@@ -202,9 +206,6 @@ async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None,
     """Start the server with pipes for stdin and stdout, in a kill scope of its own: a new session
     (process group) on POSIX, a Job Object on Windows; its environment is the SDK's safe default
     (PATH, HOME, ...) plus ``env``."""
-    import sys
-
-    import anyio
     from mcp.client.stdio import get_default_environment
 
     environment = get_default_environment() | (env or {})
@@ -220,11 +221,6 @@ async def stop_process(process: Any, *, grace: float) -> None:
     """Stop a server as the spec says (stdin EOF, then SIGTERM, then SIGKILL), each step after
     ``grace`` seconds, and always to its whole process group: a server's own children go too,
     even when the server itself exited on EOF."""
-    import signal
-    import sys
-
-    from .._compat.anyio import close_subprocess_transport
-
     await _close_pipe(process.stdin)
     if sys.platform == "win32":  # pragma: no cover - the Job Object kills the tree at once
         from mcp.os.win32.utilities import close_process_job, terminate_windows_process_tree
@@ -246,8 +242,6 @@ async def stop_process(process: Any, *, grace: float) -> None:
 
 async def _close_pipe(stream: Any) -> None:
     """Close a pipe, whether it is open, already closed or broken."""
-    import anyio
-
     try:
         await stream.aclose()
     except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -261,8 +255,6 @@ async def _exited(process: Any, timeout: float) -> bool:
     """Whether the process exited within ``timeout`` seconds. It polls ``returncode``: on asyncio
     3.11+ ``process.wait()`` also waits for the pipes' EOF, and a child that inherited them would
     make an exited server look hung."""
-    import anyio
-
     with anyio.move_on_after(timeout):
         while process.returncode is None:
             await anyio.sleep(_EXIT_POLL)
@@ -270,15 +262,13 @@ async def _exited(process: Any, timeout: float) -> bool:
 
 
 def _signal_group(pid: int, signum: int) -> None:
-    import os
-
     try:
         os.killpg(pid, signum)  # the server leads its own group (start_new_session)
     except (ProcessLookupError, PermissionError):
         pass
 
 
-async def _deliver(lines: list, writer: Any, warn: Callable[[str], None]) -> None:
+async def _deliver(lines: list[bytes | LineTooLong], writer: Any, warn: Callable[[str], None]) -> None:
     """Send each line's message; a function of its own so a big line is freed once it is delivered."""
     while lines:
         message = await _message_of(lines.pop(0), warn)
@@ -289,8 +279,6 @@ async def _deliver(lines: list, writer: Any, warn: Callable[[str], None]) -> Non
 
 async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) -> Any:
     """The message a stdout line carries (None for a skipped line), reporting what was wrong."""
-    import anyio
-
     if isinstance(line, LineTooLong):
         warn(line.describe())
         return None

@@ -6,7 +6,7 @@ person sees as a table is a table in code too. The shapes:
 
 - **Structured data** (``structuredContent``, else the text parsed as JSON): a list of records
   (objects) or rows (lists), or an object holding one (:func:`shape`, :func:`structured_rows`;
-  ``client/_frames.py`` has the rest of ``to_dataframe``'s rules for data).
+  ``client/_dataframes.py`` has the rest of ``to_dataframe``'s rules for data).
 - **A JSON object per text block** (a SQL server answering a row per block: ``result.text`` joins
   them as JSON Lines), or text blocks of JSON Lines (:func:`text_records`).
 - **A run of short plain text blocks**, at least :data:`MERGE_MIN_BLOCKS` of them: one ``text``
@@ -135,7 +135,7 @@ def _text_blocks(blocks: Sequence[Any]) -> list[Any]:
     ]
 
 
-def json_object(text: str) -> dict | None:
+def json_object(text: str) -> dict[str, Any] | None:
     """``text`` parsed when it is one JSON object, else None (cheap for text that is not one)."""
     stripped = text.strip()
     if not (stripped.startswith("{") and stripped.endswith("}")):
@@ -147,7 +147,7 @@ def json_object(text: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def json_lines(text: str) -> list[dict] | None:
+def json_lines(text: str) -> list[dict[str, Any]] | None:
     """``text`` as JSON Lines: a record per non-blank line, each a JSON object; None otherwise."""
     records = []
     for line in text.splitlines():
@@ -178,10 +178,10 @@ def block_row(block: Any) -> tuple[frozenset[str] | None, Any] | None:
     return None, text
 
 
-def text_records(blocks: Sequence[Any]) -> list[dict] | None:
+def text_records(blocks: Sequence[Any]) -> list[dict[str, Any]] | None:
     """The records of text blocks that are JSON objects, one per block or one per line (JSON
     Lines), in order; None unless every text block is read that way (and there is one)."""
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     texts = _text_blocks(blocks)
     for block in texts:
         record = json_object(block.text)

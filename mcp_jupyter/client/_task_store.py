@@ -27,7 +27,7 @@ def task_store_dir() -> Path:
 class TaskStore(TokenStore):
     """The task file: ``{server URL: {task id: record}}`` (same file handling as the token store)."""
 
-    def __init__(self, directory: str | os.PathLike | None = None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         super().__init__(directory if directory is not None else task_store_dir())
 
     @property

@@ -8,23 +8,29 @@ returns the exception to raise (the caller decides what the failure means for it
 
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
-from .. import errors as E
+import anyio
 
-try:
-    _BaseExceptionGroup = BaseExceptionGroup  # type: ignore[name-defined]
-except NameError:  # Python 3.10
+from .._protocol import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from ..errors import (
+    AuthorizationFailed,
+    ConnectionFailed,
+    MCPJupyterError,
+    ProtocolError,
+    RequestTimeout,
+    ServerExited,
+)
+
+if sys.version_info >= (3, 11):
+    _BaseExceptionGroup = BaseExceptionGroup  # noqa: F821 - a builtin from 3.11 on (ruff targets 3.10)
+else:  # Python 3.10: anyio's backport
     from exceptiongroup import BaseExceptionGroup as _BaseExceptionGroup
 
-__all__ = ["Failure", "translate", "unwrap_group", "CONNECTION_CLOSED", "REQUEST_TIMEOUT"]
-
-CONNECTION_CLOSED = -32000
-"""MCPError code: the connection closed (the server process exited or dropped the connection)."""
-
-REQUEST_TIMEOUT = -32001
-"""MCPError code: the request timed out (the SDK has already sent ``notifications/cancelled``)."""
+__all__ = ["Failure", "translate", "unwrap_group"]
 
 
 @dataclass(frozen=True)
@@ -53,8 +59,6 @@ class Failure:
 
 def unwrap_group(exc: BaseException) -> BaseException:
     """The most telling leaf of a (nested) exception group: a real error over cancellation noise."""
-    import anyio
-
     while isinstance(exc, _BaseExceptionGroup) and exc.exceptions:
         leaves = list(exc.exceptions)
         real = [e for e in leaves if not isinstance(e, anyio.get_cancelled_exc_class())]
@@ -64,11 +68,10 @@ def unwrap_group(exc: BaseException) -> BaseException:
 
 def translate(exc: BaseException, failure: Failure) -> BaseException:
     """The mcp_jupyter exception for ``exc`` (ours, Ctrl-C and cancellation pass through)."""
-    import anyio
     from mcp.shared.exceptions import MCPError
 
     exc = unwrap_group(exc)
-    if isinstance(exc, (E.MCPJupyterError, KeyboardInterrupt, anyio.get_cancelled_exc_class())):
+    if isinstance(exc, (MCPJupyterError, KeyboardInterrupt, anyio.get_cancelled_exc_class())):
         return exc
     signin = _from_signin(exc, failure)
     if signin is not None:
@@ -82,25 +85,23 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
     if isinstance(exc, TimeoutError):
         return _from_timeout(failure)
     if isinstance(exc, FileNotFoundError):
-        return E.ConnectionFailed(
+        return ConnectionFailed(
             f"could not start {failure.where}: {exc.strerror or exc}; check the command and that it is installed",
             server=failure.server,
         )
     if isinstance(exc, PermissionError):
-        return E.ConnectionFailed(
-            f"could not start {failure.where}: permission denied", server=failure.server
-        )
+        return ConnectionFailed(f"could not start {failure.where}: permission denied", server=failure.server)
     http_message = _describe_http_error(exc, failure)
     if http_message:
-        return E.ConnectionFailed(http_message, server=failure.server)
+        return ConnectionFailed(http_message, server=failure.server)
     if type(exc).__name__ == "ValidationError" and type(exc).__module__.startswith("pydantic"):
-        return E.ProtocolError(
+        return ProtocolError(
             f"{failure.where} sent an invalid message while {failure.doing}: {str(exc)[:500]}",
             server=failure.server,
         )
     if failure.connecting:
         return _connect_failure(exc, failure)
-    return E.MCPJupyterError(
+    return MCPJupyterError(
         f"{failure.where}: {type(exc).__name__} while {failure.doing}: {exc}",
         server=failure.server,
         stderr=failure.stderr,
@@ -110,14 +111,14 @@ def translate(exc: BaseException, failure: Failure) -> BaseException:
 def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
     name, where = failure.server, failure.where
     if exc.code == CONNECTION_CLOSED and failure.connecting:
-        return E.ConnectionFailed(
+        return ConnectionFailed(
             f"{where} exited (or closed the connection) before completing the MCP handshake; "
             f"{_stderr_hint(failure)}, fix the cause and connect again",
             server=name,
             stderr=failure.stderr,
         )
     if exc.code == CONNECTION_CLOSED:
-        return E.ServerExited(
+        return ServerExited(
             f"{where} closed the connection while {failure.doing} (the process exited or crashed); "
             f"{_stderr_hint(failure)}, fix the cause and reconnect with mj.connect({name!r}, ...)",
             server=name,
@@ -125,12 +126,12 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
         )
     if exc.code == REQUEST_TIMEOUT:
         seconds = f"{failure.timeout:g} s" if failure.timeout is not None else "its timeout"
-        return E.RequestTimeout(
+        return RequestTimeout(
             f"{where} did not answer within {seconds} while {failure.doing}; the request was cancelled. "
             "Pass timeout=<seconds> for a longer wait.",
             server=name,
         )
-    return E.ProtocolError(
+    return ProtocolError(
         f"{where} answered with error {exc.code} while {failure.doing}: {exc.message}",
         code=exc.code,
         data=exc.data,
@@ -139,8 +140,6 @@ def _from_mcp_error(exc: Any, failure: Failure) -> BaseException:
 
 
 def _www_authenticate_field(header: str, name: str) -> str | None:
-    import re
-
     match = re.search(rf'(?<![\w-]){name}="([^"]*)"', header) or re.search(
         rf"(?<![\w-]){name}=([^\s,]+)", header
     )
@@ -177,7 +176,7 @@ def _refused(failure: Failure) -> BaseException:
             "pass headers={'Authorization': 'Bearer <token>'} or auth=... (e.g. auth=mj.OAuth(client_id=...)); "
             "in %mcp connect: --header 'Authorization: Bearer <token>' or --auth"
         )
-    return E.AuthorizationFailed(message, step="credentials", status=status, server=name)
+    return AuthorizationFailed(message, step="credentials", status=status, server=name)
 
 
 def _sent(failure: Failure) -> str:
@@ -228,7 +227,7 @@ def _from_signin(exc: BaseException, failure: Failure) -> BaseException | None:
         message = f"signing in to {failure.where} stopped: {text}"
     else:
         message = f"signing in to {failure.where} failed at the {step} step: {_redact(text)}"
-    return E.AuthorizationFailed(message, step=step, server=failure.server)
+    return AuthorizationFailed(message, step=step, server=failure.server)
 
 
 def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
@@ -238,7 +237,7 @@ def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
         fetching = f" (fetching {exc.request.url.copy_with(query=None)})"  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - not an HTTP error, or no request attached
         fetching = ""
-    return E.AuthorizationFailed(
+    return AuthorizationFailed(
         f"signing in to {failure.where} failed at the {step} step: {type(exc).__name__}: "
         f"{_redact(str(exc))}{fetching}",
         step=step,
@@ -248,8 +247,6 @@ def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
 
 def _redact(text: str) -> str:
     """An SDK message may quote a state or a token endpoint's body: keep it short, drop token values."""
-    import re
-
     text = re.sub(r"(State parameter mismatch:).*", r"\1 the redirect's state is not this sign-in's", text)
     text = re.sub(
         r'("?(access_token|refresh_token|id_token|client_secret|code)"?\s*[:=]\s*)"?[^",\s}]+"?',
@@ -268,13 +265,13 @@ def _stderr_hint(failure: Failure) -> str:
 
 def _from_timeout(failure: Failure) -> BaseException:
     if failure.connecting:
-        return E.ConnectionFailed(
+        return ConnectionFailed(
             f"{failure.where} did not complete the MCP handshake within {failure.connect_timeout:g} s; is it an "
             "MCP server speaking over this transport? (connect_timeout=... allows a slower start)",
             server=failure.server,
             stderr=failure.stderr,
         )
-    return E.RequestTimeout(
+    return RequestTimeout(
         f"{failure.where} did not answer within the timeout while {failure.doing}", server=failure.server
     )
 
@@ -287,7 +284,7 @@ def _connect_failure(exc: BaseException, failure: Failure) -> BaseException:
         if failure.stdio
         else ""
     )
-    return E.ConnectionFailed(
+    return ConnectionFailed(
         f"could not connect to {failure.where}: {detail}{hint}", server=failure.server, stderr=failure.stderr
     )
 

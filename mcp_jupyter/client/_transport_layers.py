@@ -19,6 +19,8 @@ from collections.abc import Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import anyio
+
 __all__ = ["Layer", "LayeredTransport"]
 
 
@@ -54,7 +56,6 @@ class LayeredTransport:
         self._stack: AsyncExitStack | None = None
 
     async def __aenter__(self) -> tuple[Any, Any]:
-        _import_anyio_errors()
         stack = AsyncExitStack()
         await stack.__aenter__()
         try:
@@ -77,16 +78,9 @@ class LayeredTransport:
         return None
 
 
-_STREAM_ENDED: Any = ()  # anyio's EndOfStream and ClosedResourceError, once a transport opens
-_END_OF_STREAM: Any = ()
-
-
-def _import_anyio_errors() -> None:
-    # Not at import time (import mcp_jupyter stays light), nor on each message.
-    global _STREAM_ENDED, _END_OF_STREAM
-    import anyio
-
-    _STREAM_ENDED, _END_OF_STREAM = (anyio.EndOfStream, anyio.ClosedResourceError), anyio.EndOfStream
+# Module globals, not attribute lookups on anyio for each message.
+_STREAM_ENDED = (anyio.EndOfStream, anyio.ClosedResourceError)
+_END_OF_STREAM = anyio.EndOfStream
 
 
 class _SendBelow:
@@ -132,7 +126,12 @@ class _ReadStream(_Stream):
 
     __slots__ = ("_received", "_ended")
 
-    def __init__(self, inner: Any, received: tuple, ended: tuple) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        received: tuple[Callable[[Any], Any], ...],
+        ended: tuple[Callable[[], None], ...],
+    ) -> None:
         super().__init__(inner)
         self._received, self._ended = received, ended
 
@@ -171,7 +170,7 @@ class _WriteStream(_Stream):
 
     __slots__ = ("_sent",)
 
-    def __init__(self, inner: Any, sent: tuple) -> None:
+    def __init__(self, inner: Any, sent: tuple[Callable[[Any], Any], ...]) -> None:
         super().__init__(inner)
         self._sent = sent
 

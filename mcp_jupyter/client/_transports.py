@@ -13,6 +13,8 @@ import shlex
 import shutil
 import tempfile
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +48,13 @@ class Target:
         name = getattr(self.server, "name", None) or type(self.server).__name__
         return f"in-process server {name!r}"
 
+    @property
+    def http_url(self) -> str:
+        """The URL an HTTP transport reaches (a ValueError for a target of another kind)."""
+        if self.url is None:
+            raise ValueError(f"{self.describe()} is not an HTTP target: it has no URL")
+        return self.url
+
     def sent_credentials(self) -> tuple[str, ...]:
         """What an HTTP request may carry as credentials, named (``"header Authorization"``, the URL's
         ``user:password``), never their values. Anything here makes a 403 the credentials' fault."""
@@ -57,7 +66,7 @@ def classify(
     target: Any,
     *,
     env: dict[str, str] | None = None,
-    cwd: str | os.PathLike | None = None,
+    cwd: str | os.PathLike[str] | None = None,
     headers: dict[str, str] | None = None,
     transport: str = "auto",
 ) -> Target:
@@ -103,7 +112,7 @@ def check_command(argv: list[str], cwd: str | None) -> None:
         raise ConnectionFailed(f"command not found: {exe!r}{hint}; is it installed and on PATH?")
 
 
-_LIVE_CAPTURES: weakref.WeakSet = weakref.WeakSet()
+_LIVE_CAPTURES: weakref.WeakSet[StderrCapture] = weakref.WeakSet()
 
 
 @atexit.register
@@ -192,15 +201,13 @@ def http_client(
 
 def streamable_http_transport(target: Target, auth: Any = None, on_response: Any = None) -> Any:
     """The SDK Streamable HTTP transport for a URL target."""
-    from contextlib import asynccontextmanager
-
     from mcp.client.streamable_http import streamable_http_client
 
     @asynccontextmanager
-    async def transport():
+    async def transport() -> AsyncIterator[Any]:
         async with (
             http_client(target, auth, on_response) as client,
-            streamable_http_client(target.url, http_client=client) as streams,
+            streamable_http_client(target.http_url, http_client=client) as streams,
         ):
             yield streams
 
@@ -214,7 +221,9 @@ def sse_transport(target: Target, auth: Any = None, on_response: Any = None) -> 
     def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
         return http_client(None, auth, on_response, headers=headers, timeout=timeout)
 
-    return sse_client(target.url, headers=target.headers or None, auth=auth, httpx_client_factory=factory)
+    return sse_client(
+        target.http_url, headers=target.headers or None, auth=auth, httpx_client_factory=factory
+    )
 
 
 def _strip_userinfo(url: str) -> str:

@@ -106,7 +106,9 @@ def _defined(value: Any) -> bool:
     return value is not None and not (isinstance(value, list | tuple | Mapping) and len(value) == 0)
 
 
-def _expand_expression(op: _Operator, specs: list, values: Mapping[str, Any]) -> str:
+def _expand_expression(
+    op: _Operator, specs: list[tuple[str, int | None, bool]], values: Mapping[str, Any]
+) -> str:
     parts: list[str] = []
     for name, prefix, explode in specs:
         value = values.get(name)
@@ -117,7 +119,9 @@ def _expand_expression(op: _Operator, specs: list, values: Mapping[str, Any]) ->
 
 
 def _expand_variable(op: _Operator, name: str, value: Any, prefix: int | None, explode: bool) -> str:
-    enc = lambda text: _encode(text, op.allow_reserved)  # noqa: E731
+    def enc(text: str) -> str:
+        return _encode(text, op.allow_reserved)
+
     if isinstance(value, Mapping):
         pairs = [(str(k), _scalar(v)) for k, v in value.items() if v is not None]
         if explode:

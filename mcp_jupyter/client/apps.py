@@ -2,13 +2,14 @@
 
 A tool may declare an interactive UI: ``_meta.ui.resourceUri`` names a ``ui://`` resource of type
 ``text/html;profile=mcp-app`` that a host renders in a sandboxed frame. This module holds what the
-client core knows about that, with no UI:
+client knows about that, with no UI:
 
-- the extension's names (advertised by every connection, see ``client/_session/startup.py``);
-- :class:`ToolUi` (``conn.tools["x"].ui``) and tool *visibility*: a tool whose visibility lacks
-  ``"app"`` can never be called by an app; one whose visibility lacks ``"model"`` is meant for its
-  app only, so a host keeps it out of a *model's* tool list (``conn.tools.for_model()``). The
-  notebook is not a model: it lists and calls every tool, so a developer can test app-only ones;
+- the extension's names (advertised by every connection, see ``client/_session/startup.py``) and
+  :class:`ToolUi` (``conn.tools["x"].ui``), defined with what a tool's listing declares in
+  ``client/_ui_extension.py`` and re-exported here. A tool whose *visibility* lacks ``"app"`` can
+  never be called by an app; one whose visibility lacks ``"model"`` is meant for its app only, so
+  a host keeps it out of a *model's* tool list (``conn.tools.for_model()``). The notebook is not a
+  model: it lists and calls every tool, so a developer can test app-only ones;
 - :class:`AppResource`: the app's HTML and the CSP/permissions the server declared for it;
 - the registry of displayed apps (:func:`register` / :func:`get`): each app output carries a random
   id; the kernel side of the bridge (``mcp_jupyter.lab._apps``) resolves it to the connection and
@@ -25,7 +26,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import errors as E
+from ..errors import MCPJupyterError, ToolNotFound
+from ._session import CONNECTION_DEFAULT
+from ._tool_call import call_tool
+from ._ui_extension import (
+    APP_MIME_TYPE,
+    OUTPUT_MIME_TYPE,
+    UI_EXTENSION,
+    ToolUi,
+    dict_or_none,
+    tool_ui,
+    ui_meta,
+)
 
 # What users read (docs/apps.md: ``apps.messages()``, ``apps.get(app_id).context``); register,
 # add_message, aread_app and acall_for_app are for the display and the lab channel, not users.
@@ -41,75 +53,8 @@ __all__ = [
     "messages",
 ]
 
-#: The extension identifier advertised under ``ClientCapabilities.extensions``.
-UI_EXTENSION = "io.modelcontextprotocol/ui"
-#: The MIME type of an app's HTML resource.
-APP_MIME_TYPE = "text/html;profile=mcp-app"
-#: The notebook output MIME type the JupyterLab extension renders as a live app.
-OUTPUT_MIME_TYPE = "application/vnd.mcp-jupyter.app+json"
-#: Who may call a tool when the server does not say: the model (the agent) and the server's app.
-DEFAULT_VISIBILITY = ("model", "app")
 #: How many displayed apps the kernel remembers (older outputs fall back to their placeholder).
 MAX_APPS = 256
-
-
-@dataclass(frozen=True)
-class ToolUi:
-    """The UI a tool declares: its ``ui://`` resource, who may call the tool, and (from the resource
-    listing, when the server lists it) the CSP and permissions the app asks for."""
-
-    resource_uri: str
-    visibility: tuple[str, ...] = DEFAULT_VISIBILITY
-    csp: dict | None = None
-    permissions: dict | None = None
-    prefers_border: bool | None = None
-
-    @property
-    def model_visible(self) -> bool:
-        """Whether a host may put the tool in a model's tool list (the notebook calls every tool)."""
-        return "model" in self.visibility
-
-    @property
-    def app_visible(self) -> bool:
-        """Whether an app of this server may call the tool."""
-        return "app" in self.visibility
-
-
-def _ui_meta(meta: Any) -> dict:
-    ui = meta.get("ui") if isinstance(meta, Mapping) else None
-    return dict(ui) if isinstance(ui, Mapping) else {}
-
-
-def visibility(meta: Any) -> tuple[str, ...]:
-    """A tool's visibility from its ``_meta`` (the spec's default when absent or malformed)."""
-    value = _ui_meta(meta).get("visibility")
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        return DEFAULT_VISIBILITY
-    return tuple(value)
-
-
-def tool_ui(meta: Any, resource_meta: Any = None) -> ToolUi | None:
-    """The :class:`ToolUi` declared by a tool's ``_meta`` (None when it declares no UI resource).
-
-    ``resource_meta`` is the ``_meta`` of the UI resource's listing entry (its CSP, permissions).
-    The pre-spec flat key ``_meta["ui/resourceUri"]`` is still read: older servers send only it.
-    """
-    ui = _ui_meta(meta)
-    uri = ui.get("resourceUri") or (meta.get("ui/resourceUri") if isinstance(meta, Mapping) else None)
-    if not isinstance(uri, str) or not uri.startswith("ui://"):
-        return None
-    res = _ui_meta(resource_meta)
-    return ToolUi(
-        resource_uri=uri,
-        visibility=visibility(meta),
-        csp=_dict_or_none(res.get("csp")),
-        permissions=_dict_or_none(res.get("permissions")),
-        prefers_border=res.get("prefersBorder") if isinstance(res.get("prefersBorder"), bool) else None,
-    )
-
-
-def _dict_or_none(value: Any) -> dict | None:
-    return dict(value) if isinstance(value, Mapping) else None
 
 
 @dataclass(frozen=True)
@@ -122,11 +67,11 @@ class AppResource:
 
     uri: str
     html: str
-    csp: dict | None = None
-    permissions: dict | None = None
+    csp: dict[str, Any] | None = None
+    permissions: dict[str, Any] | None = None
     prefers_border: bool | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON data for the frontend (camelCase, as on the wire)."""
         return {
             "uri": self.uri,
@@ -143,10 +88,10 @@ class AppRecord:
 
     app_id: str
     tool: Any  # client.items.Tool (holds a weak reference to its connection)
-    arguments: dict
+    arguments: dict[str, Any]
     result: Any  # client.results.ToolResult
-    messages: list[dict] = field(default_factory=list)  # ui/message requests the person approved
-    context: dict | None = None  # the last ui/update-model-context
+    messages: list[dict[str, Any]] = field(default_factory=list)  # ui/message requests the person approved
+    context: dict[str, Any] | None = None  # the last ui/update-model-context
 
     @property
     def connection(self) -> Any:
@@ -177,13 +122,13 @@ def get(app_id: str) -> AppRecord | None:
         return _records.get(app_id)
 
 
-def add_message(record: AppRecord, content: list, role: str = "user") -> None:
+def add_message(record: AppRecord, content: list[Any], role: str = "user") -> None:
     """Keep one approved ``ui/message`` on ``record`` (any thread)."""
     with _lock:
         record.messages.append({"role": role, "content": content})
 
 
-def messages() -> list[dict]:
+def messages() -> list[dict[str, Any]]:
     """Every ``ui/message`` an app sent (after the person approved it), oldest first: dicts with
     ``app_id``, ``server``, ``tool`` and ``content`` (the message's content blocks)."""
     with _lock:
@@ -199,19 +144,19 @@ async def aread_app(conn: Any, uri: str) -> AppResource:
     result = await conn.aread(uri)
     item = next((c for c in result.contents if c.text is not None), None)
     if item is None:
-        raise E.MCPJupyterError(f"the app resource {uri!r} has no HTML text")
+        raise MCPJupyterError(f"the app resource {uri!r} has no HTML text")
     if item.mime_type and not item.mime_type.replace(" ", "").startswith("text/html"):
-        raise E.MCPJupyterError(f"the app resource {uri!r} is {item.mime_type}, not {APP_MIME_TYPE}")
-    ui = _ui_meta(getattr(item.raw, "meta", None))
+        raise MCPJupyterError(f"the app resource {uri!r} is {item.mime_type}, not {APP_MIME_TYPE}")
+    ui = ui_meta(getattr(item.raw, "meta", None))
     if not ui:  # the spec's fallback: the resources/list entry
         listed = (await conn.alist_resources()).get(uri)
-        ui = _ui_meta(getattr(getattr(listed, "raw", None), "meta", None))
+        ui = ui_meta(getattr(getattr(listed, "raw", None), "meta", None))
     border = ui.get("prefersBorder")
     return AppResource(
         uri,
         item.text,
-        _dict_or_none(ui.get("csp")),
-        _dict_or_none(ui.get("permissions")),
+        dict_or_none(ui.get("csp")),
+        dict_or_none(ui.get("permissions")),
         border if isinstance(border, bool) else None,
     )
 
@@ -224,13 +169,10 @@ async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, An
     if tool is None:
         tool = (await conn.alist_tools(refresh=True)).get(name)
     if tool is None or "app" not in tool.visibility:
-        raise E.ToolNotFound(
+        raise ToolNotFound(
             f"the app may not call tool {name!r}: the server lists no such tool with visibility 'app'",
             server=record.tool.server,
         )
-    from ._features.tools import call_tool
-    from ._session import CONNECTION_DEFAULT
-
     return await call_tool(
         conn._session, name, dict(arguments or {}), CONNECTION_DEFAULT, None, False, tool=tool
     )

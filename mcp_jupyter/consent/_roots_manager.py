@@ -148,7 +148,7 @@ class RootsManager:
 
 
 async def _notify(conn: Any) -> None:
-    client = getattr(conn, "_client", None)
+    client = getattr(conn, "sdk_client", None)
     if client is None or getattr(conn, "status", "") != "connected":
         return
     if str(client.protocol_version).startswith("2026"):

@@ -531,7 +531,7 @@ def _source_of(obj: Any, what: str) -> Any:
     """A history (anything with ``traffic()`` and ``version``) from a connection, a name, a history,
     the in-kernel server or its history."""
     if isinstance(obj, str):
-        from mcp_jupyter.client._registry import get_connection
+        from mcp_jupyter.client._connections import get_connection
 
         return get_connection(obj).history
     history = getattr(obj, "history", None)
@@ -546,7 +546,7 @@ def sources_of(sources: Iterable[Any], what: str = "mj.timeline") -> list[Any]:
     """The histories of ``sources`` (see :func:`timeline`); every open connection's when empty."""
     sources = list(sources)
     if not sources:
-        from mcp_jupyter.client._registry import connections
+        from mcp_jupyter.client._connections import connections
 
         sources = list(connections().values())
         if not sources:

@@ -27,7 +27,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mcp_jupyter import errors as E
+from mcp_jupyter._protocol import INVALID_PARAMS, METHOD_NOT_FOUND, SERVER_ERROR
+from mcp_jupyter.errors import MCPJupyterError, ToolNotFound
 
 if TYPE_CHECKING:
     from mcp_jupyter.client.apps import AppRecord
@@ -35,11 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["install", "answer"]
 
 log = logging.getLogger(__name__)
-
-# JSON-RPC error codes the app sees.
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-SERVER_ERROR = -32000
 
 
 class AppError(Exception):
@@ -82,7 +78,7 @@ async def _call_tool(record: AppRecord, params: dict) -> dict:
 
     try:
         result = await apps.acall_for_app(record, name, arguments)
-    except E.ToolNotFound as exc:
+    except ToolNotFound as exc:
         raise AppError(INVALID_PARAMS, str(exc)) from None
     return _dump(result.raw) or {}
 
@@ -159,7 +155,7 @@ async def answer(msg: dict) -> dict:
         reply["result"] = await handler(record, params)
     except AppError as exc:
         reply["error"] = {"code": exc.code, "message": str(exc)}
-    except E.MCPJupyterError as exc:
+    except MCPJupyterError as exc:
         reply["error"] = {"code": getattr(exc, "code", None) or SERVER_ERROR, "message": str(exc)}
     except Exception as exc:  # noqa: BLE001 - the app gets an error answer, never silence
         log.exception("MCP App request failed")

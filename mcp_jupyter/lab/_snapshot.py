@@ -15,7 +15,7 @@ import shlex
 from typing import Any
 
 from mcp_jupyter.client._config import discover
-from mcp_jupyter.client._registry import connections
+from mcp_jupyter.client._connections import connections
 from mcp_jupyter.consent._core import broker
 from mcp_jupyter.consent._requests import ConsentRequest
 

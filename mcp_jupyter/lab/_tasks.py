@@ -50,7 +50,7 @@ def cancel(data: dict[str, Any], reply: Callable[[dict[str, Any]], None]) -> Non
 
 async def _acancel(name: str, task_id: str) -> None:
     """``tasks/cancel`` for task ``task_id`` of connection ``name`` (on the runtime loop)."""
-    from mcp_jupyter.client._registry import get_connection
+    from mcp_jupyter.client._connections import get_connection
 
     task = await get_connection(name).atask(task_id)
     await task.acancel()  # with the status the server gives it now (both eras)

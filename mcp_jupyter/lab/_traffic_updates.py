@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any
 
-from mcp_jupyter.client._registry import connections
+from mcp_jupyter.client._connections import connections
 
 from . import _channel as channel
 from ._snapshot import traffic

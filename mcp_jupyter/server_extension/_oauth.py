@@ -1,7 +1,7 @@
 """``GET {base_url}mcp-jupyter/oauth/callback``: where the browser lands after signing in to an MCP server.
 
 A kernel that starts a sign-in (``mj.connect(url, auth=...)`` in JupyterLab, Notebook 7, JupyterHub, Binder)
-uses this route as its OAuth ``redirect_uri`` and waits on a :mod:`mcp_jupyter._handoff` ticket for the
+uses this route as its OAuth ``redirect_uri`` and waits on a :mod:`mcp_jupyter._oauth_handoff` ticket for the
 flow's ``state``. The authorization server redirects the browser here with ``code``, ``state`` and ``iss``
 (or ``error`` and ``error_description``); this handler hands exactly those to the kernel expecting that
 state and shows a short page. The kernel, not this route, checks ``iss`` and exchanges the code (with its
@@ -30,9 +30,9 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from mcp_jupyter import _handoff as handoff
+from mcp_jupyter import _oauth_handoff as handoff
 from mcp_jupyter._escaping import escape
-from mcp_jupyter._handoff import CALLBACK_PARAMS, CALLBACK_PATH
+from mcp_jupyter._oauth_handoff import CALLBACK_PARAMS, CALLBACK_PATH
 
 __all__ = ["CALLBACK_PATH", "OAuthCallbackHandler", "handlers"]
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_jupyter._frontmatter import frontmatter_block, parse_frontmatter
+from mcp_jupyter._protocol import INVALID_PARAMS
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 SKILL_MD = "SKILL.md"
@@ -310,7 +311,6 @@ class SkillCatalog:
 
 def _invalid_params(message: str) -> Exception:
     from mcp.shared.exceptions import MCPError
-    from mcp_types import INVALID_PARAMS
 
     return MCPError(code=INVALID_PARAMS, message=message)
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
-import datetime as dt
 import secrets
 import threading
 import time
@@ -38,6 +37,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._protocol import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    RELATED_TASK,
+    TASKS_EXTENSION,
+    TaskRecord,
+)
 from ..errors import RequestCancelled
 
 __all__ = [
@@ -52,36 +60,22 @@ __all__ = [
     "tasks_extension",
 ]
 
-TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 TASK_MODES = ("optional", "required")
 DEFAULT_TTL_MS = 3_600_000  # how long a finished task and its result are kept (an hour)
 POLL_MS = 500  # the poll interval suggested to clients
-RELATED_TASK = "io.modelcontextprotocol/related-task"
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
 _METHODS_2025 = frozenset({"tasks/get", "tasks/result", "tasks/list", "tasks/cancel"})
 _METHODS_2026 = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-HEADER_MISMATCH = -32020
-MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+@dataclass(eq=False, kw_only=True)
+class ServedTask(TaskRecord):
+    """One task of the notebook's server (what ``tasks/get`` reports): the record plus the tool
+    it runs, the era it was asked in, its result or error and how the work is run and woken."""
 
-
-@dataclass(eq=False)
-class ServedTask:
-    """One task of the notebook's server (what ``tasks/get`` reports)."""
-
-    id: str
     tool: str
     era: str
     ttl_ms: int
-    created: str = field(default_factory=_now)
-    updated: str = field(default_factory=_now)
-    status: str = "working"
-    message: str | None = None
+    poll_ms: int = POLL_MS
     result: dict | None = None  # the tool result, as the wire has it
     error: dict | None = None  # a JSON-RPC error: the task failed
     inputs: dict[str, dict] = field(default_factory=dict)  # pending input requests by key
@@ -93,23 +87,12 @@ class ServedTask:
     born: float = field(default_factory=time.monotonic, repr=False)
     _changed: Any = field(default=None, repr=False)  # asyncio.Event on ``loop``
 
-    @property
-    def terminal(self) -> bool:
-        """Whether the task has ended."""
-        return self.status in TERMINAL
-
     def set(
         self, status: str | None = None, message: str | None = None, *, keep_message: bool = False
     ) -> None:
         """Move the task (any thread); waiters (``tasks/result``) are woken."""
-        if self.terminal:
-            return
-        if status is not None:
-            self.status = status
-        if not keep_message:
-            self.message = message
-        self.updated = _now()
-        self.wake()
+        if self.move(status, message, keep_message=keep_message):
+            self.wake()
 
     def wake(self) -> None:
         """Wake ``tasks/result`` waiters (any thread)."""
@@ -127,29 +110,10 @@ class ServedTask:
         except asyncio.TimeoutError:
             pass
 
-    def wire(self, *, detailed: bool) -> dict[str, Any]:
-        """The task as the era's wire has it (``detailed``: 2026 ``tasks/get`` with the inlined
+    def wire(self, era: str | None = None, *, detailed: bool = False) -> dict[str, Any]:
+        """The task as its era's wire has it (``detailed``: 2026 ``tasks/get`` with the inlined
         result, error or input requests)."""
-        if self.era == "2025-11-25":
-            task: dict[str, Any] = {
-                "taskId": self.id,
-                "status": self.status,
-                "createdAt": self.created,
-                "lastUpdatedAt": self.updated,
-                "ttl": self.ttl_ms,
-                "pollInterval": POLL_MS,
-            }
-        else:
-            task = {
-                "taskId": self.id,
-                "status": self.status,
-                "createdAt": self.created,
-                "lastUpdatedAt": self.updated,
-                "ttlMs": self.ttl_ms,
-                "pollIntervalMs": POLL_MS,
-            }
-        if self.message:
-            task["statusMessage"] = self.message
+        task = super().wire(era or self.era)
         if detailed:
             if self.status == "completed" and self.result is not None:
                 task["result"] = self.result

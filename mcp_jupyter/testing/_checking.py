@@ -17,9 +17,10 @@ from typing import Any
 
 import pandas as pd
 
-from .. import errors as E
+from .._protocol import INVALID_PARAMS, METHOD_NOT_FOUND
 from .._schema import make_validator, resolve_schema, schema_dialect
 from ..client import _uri_template as uri_template
+from ..errors import MCPJupyterError, ProtocolError
 
 __all__ = ["CheckReport", "Checker", "SEVERITIES", "raw_request", "sample_value"]
 
@@ -203,10 +204,11 @@ def sample_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
 
 
 class Checker:
-    """One run of the lint over a connection's session (on the runtime loop)."""
+    """One run of the lint over a connection (on the runtime loop, through its session)."""
 
-    def __init__(self, session: Any, *, call: bool = False, eras: bool = True) -> None:
-        self.session = session
+    def __init__(self, connection: Any, *, call: bool = False, eras: bool = True) -> None:
+        self.connection = connection
+        self.session = connection._session
         self.call = call
         self.eras = eras
         self.findings: list[dict] = []
@@ -262,7 +264,7 @@ class Checker:
                 await self.session.request("pinging", lambda _p: client.session.list_tools(), timeout=10.0)
             else:
                 await raw_request(self.session, "ping", None, timeout=10.0)
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             self.add("error", "server", "ping", f"ping failed: {exc}", "ping")
             return
         ms = (time.perf_counter() - start) * 1000
@@ -278,8 +280,8 @@ class Checker:
         while True:
             try:
                 page = await raw_request(self.session, method, {"cursor": cursor} if cursor else None)
-            except E.ProtocolError as exc:
-                if kind == "templates" and exc.code == -32601:
+            except ProtocolError as exc:
+                if kind == "templates" and exc.code == METHOD_NOT_FOUND:
                     self.add(
                         "warning",
                         kind,
@@ -291,7 +293,7 @@ class Checker:
                 else:
                     self.add("error", kind, "list-failed", f"{method} failed: {exc}", "capabilities")
                 return items
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 self.add("error", kind, "list-failed", f"{method} failed: {exc}", "capabilities")
                 return items
             pages += 1
@@ -503,7 +505,7 @@ class Checker:
                 result = await raw_request(
                     self.session, "tools/call", {"name": name, "arguments": args}, timeout=_CALL_TIMEOUT
                 )
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 self.add(
                     "error",
                     name,
@@ -595,7 +597,7 @@ class Checker:
                 continue
             try:
                 result = await raw_request(self.session, "resources/read", {"uri": uri})
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 self.add("error", uri, "resource-unreadable", f"resources/read failed: {exc}", "reading")
                 continue
             contents = result.get("contents") if isinstance(result, dict) else None
@@ -622,7 +624,6 @@ class Checker:
             await self._check_subscribe(resources)
 
     async def _check_subscribe(self, resources: list) -> None:
-        owner = self.session.owner
         uri = next(
             (
                 r["uri"]
@@ -636,9 +637,9 @@ class Checker:
         if uri is None:
             return
         try:
-            await owner.asubscribe(uri)
-            await owner.aunsubscribe(uri)
-        except E.MCPJupyterError as exc:
+            await self.connection.asubscribe(uri)
+            await self.connection.aunsubscribe(uri)
+        except MCPJupyterError as exc:
             self.session.subscriptions.pop(uri, None)
             self.add(
                 "error",
@@ -663,7 +664,7 @@ class Checker:
             params["context"] = {"arguments": context}
         try:
             result = await raw_request(self.session, "completion/complete", params)
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             return str(exc)
         values = (result.get("completion") or {}).get("values") if isinstance(result, dict) else None
         return values if isinstance(values, list) else "the result has no completion.values array"
@@ -770,11 +771,11 @@ class Checker:
                 return await raw_request(
                     self.session, "prompts/get", {"name": name, "arguments": attempt}
                 ), None
-            except E.ProtocolError as exc:
+            except ProtocolError as exc:
                 if failure is None:
-                    severity = "warning" if exc.code == -32602 else "error"
+                    severity = "warning" if exc.code == INVALID_PARAMS else "error"
                     failure = (severity, f"rendering with {json.dumps(attempt)[:200]} failed: {exc}")
-            except E.MCPJupyterError as exc:
+            except MCPJupyterError as exc:
                 return None, ("error", f"rendering failed: {exc}")
         return None, failure
 

@@ -25,7 +25,7 @@ _KINDS = (
 
 def _connection(conn: Any) -> Any:
     if isinstance(conn, str):
-        from ..client._registry import get_connection
+        from ..client._connections import get_connection
 
         return get_connection(conn)
     return conn

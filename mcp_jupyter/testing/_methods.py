@@ -47,7 +47,7 @@ class ConnectionTesting:
         """Run the checker on ``connection`` (on the runtime loop: ``Connection.acheck`` is there)."""
         from ._checking import Checker
 
-        return await Checker(connection._session, call=call, eras=eras).run()
+        return await Checker(connection, call=call, eras=eras).run()
 
     def record(
         self, connection: Connection, path: str | None, *, ignore: Iterable[str], target: Any

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_jupyter._wording import counted
+from mcp_jupyter.errors import MCPJupyterError
 
 __all__ = ["Recorder", "scrub", "scrub_text", "outcome_of"]
 
@@ -350,9 +351,7 @@ def _target_code(conn: Any, override: Any) -> tuple[str, list[str]]:
         return repr(spec.url), []
     found = _find_module_global(spec.server)
     if found is None:
-        from .. import errors as E
-
-        raise E.MCPJupyterError(
+        raise MCPJupyterError(
             f"connection {conn.name!r} is an in-process server that no importable module holds as a global, "
             "so a test cannot rebuild it; define it in a module file, or pass "
             "target='package.module:server' (or a command line such as 'python -m package.module')"

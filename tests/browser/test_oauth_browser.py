@@ -4,7 +4,7 @@ A real authorization server with a login page and a protected MCP server (mcp_ju
 runs in the test process; the browser clicks the sign-in link shown by the waiting cell, a person types
 the username and password on the login page, and the authorization server redirects the browser to
 ``{base_url}mcp-jupyter/oauth/callback`` on the Jupyter server, which hands the code to the kernel
-(mcp_jupyter._handoff).
+(mcp_jupyter._oauth_handoff).
 
 - ``test_sign_in_card_jupyter_route_reuse_and_logout``: ``mj.connect(url, auth=mj.OAuth())`` shows the
   "Sign in" card while the cell waits; a forged callback meanwhile is refused; clicking the card's link and
@@ -44,7 +44,7 @@ import base64, hashlib, json, secrets
 from urllib.parse import urlencode
 import httpx2
 from IPython.display import HTML, display
-from mcp_jupyter import _handoff as handoff
+from mcp_jupyter import _oauth_handoff as handoff
 
 DEMO = json.loads({json.dumps(json.dumps(urls))})
 redirect = {lab_url!r} + "mcp-jupyter/oauth/callback"

@@ -11,9 +11,13 @@ from __future__ import annotations
 import difflib
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ... import errors as E
+from ..._protocol import JSONObject
+from ...errors import InvalidArguments, did_you_mean
+
+if TYPE_CHECKING:
+    from .._items import Tool
 
 _JSON_TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
@@ -37,7 +41,7 @@ _QUICK_SCHEMA_KEYS = {
 _QUICK_PROPERTY_KEYS = {"type", "title", "description", "default"}
 
 
-def quick_check(schema: Any) -> Callable[[dict], bool] | None:
+def quick_check(schema: object) -> Callable[[dict[str, object]], bool] | None:
     """A fast validity test for the common flat schema (named properties of plain JSON types),
     or None when the schema says more than that. It only ever answers "valid" for arguments the
     full JSON Schema validator accepts too; anything else goes to the full validator, which also
@@ -59,7 +63,7 @@ def quick_check(schema: Any) -> Callable[[dict], bool] | None:
             return None
         types[name] = _JSON_TYPES[prop["type"]]
 
-    def valid(args: dict) -> bool:
+    def valid(args: dict[str, object]) -> bool:
         if any(name not in args for name in required):
             return False
         for name, value in args.items():
@@ -74,7 +78,7 @@ def quick_check(schema: Any) -> Callable[[dict], bool] | None:
     return valid
 
 
-def argument_validator(schema: dict) -> Any:
+def argument_validator(schema: JSONObject) -> Any:  # a jsonschema validator (untyped package)
     """The argument check for a tool's inputSchema (never fetching a network ``$ref``; formats not
     checked, since a server may accept what a strict format check refuses), or None when the schema
     itself is broken."""
@@ -93,7 +97,7 @@ class _Compiled:
 
     __slots__ = ("tool", "declared", "extras_allowed", "quick", "_validator", "_nullable")
 
-    def __init__(self, tool: Any) -> None:
+    def __init__(self, tool: Tool) -> None:
         self.tool = tool
         self.declared = tool.parameters
         self.extras_allowed = tool.input_schema.get("additionalProperties", True) is not False
@@ -102,7 +106,7 @@ class _Compiled:
         self._nullable: frozenset[str] | None = None
 
     @property
-    def validator(self) -> Any:
+    def validator(self) -> Any:  # a jsonschema validator (untyped package), or None
         """The full JSON Schema check (None when the schema itself is broken)."""
         if self._validator is False:
             self._validator = argument_validator(self.tool.input_schema)
@@ -133,7 +137,7 @@ class ArgumentChecker:
         self._compiled: dict[str, _Compiled] = {}
         self._warned_extras: set[str] = set()
 
-    def check(self, tool: Any, args: dict) -> dict:
+    def check(self, tool: Tool, args: dict[str, object]) -> dict[str, object]:
         """Check ``args`` against ``tool``'s inputSchema before sending and return the arguments to
         send (see :meth:`~mcp_jupyter.client._session.Session.check_arguments`)."""
         compiled = self._compiled.get(tool.name)
@@ -168,14 +172,14 @@ class ArgumentChecker:
             f"{p}{'*' if p in tool.required else ''}: {describe_property(s, tool.input_schema)}"
             for p, s in tool.parameters.items()
         )
-        raise E.InvalidArguments(
+        raise InvalidArguments(
             f"arguments for tool {tool.name!r} on server {self.server!r} do not match its input schema: "
             + "; ".join(problems)
             + f". Expected ({'*' + ' = required' if tool.required else 'no required arguments'}): {expected or 'none'}",
             server=self.server,
         )
 
-    def _omit_unset(self, compiled: _Compiled, args: dict) -> dict:
+    def _omit_unset(self, compiled: _Compiled, args: dict[str, object]) -> dict[str, object]:
         """``args`` without the None values whose property schema does not accept null."""
         tool, nullable = compiled.tool, compiled.nullable
         kept = {}
@@ -185,7 +189,7 @@ class ArgumentChecker:
             elif key in tool.required:
                 from ..._schema import describe_property
 
-                raise E.InvalidArguments(
+                raise InvalidArguments(
                     f"argument {key!r} of tool {tool.name!r} on server {self.server!r} is required and "
                     f"its schema does not allow null, so it cannot be None (None means 'not given'); "
                     f"pass a value of type {describe_property(tool.parameters.get(key), tool.input_schema)}",
@@ -193,16 +197,16 @@ class ArgumentChecker:
                 )
         return kept
 
-    def _check_names(self, compiled: _Compiled, args: dict) -> None:
+    def _check_names(self, compiled: _Compiled, args: dict[str, object]) -> None:
         """Undeclared names: a likely typo (or any extra where the schema forbids them) is an error;
         the rest are sent, with a warning once per tool."""
         tool, declared = compiled.tool, compiled.declared
         unknown = [key for key in args if key not in declared]
         for key in unknown:
             if not compiled.extras_allowed or difflib.get_close_matches(key, declared, n=1, cutoff=0.75):
-                raise E.InvalidArguments(
+                raise InvalidArguments(
                     f"tool {tool.name!r} on server {self.server!r} has no argument {key!r}; "
-                    f"{E.did_you_mean(key, declared)}",
+                    f"{did_you_mean(key, declared)}",
                     server=self.server,
                 )
         if tool.name not in self._warned_extras:

@@ -1,7 +1,7 @@
 """The :class:`Session`: one server's live state on the runtime loop, composed of one part per job.
 
-- :class:`~.startup.Owner` (``session.owner_task``): the task that enters and exits the SDK client,
-  the transports and their fallback, OAuth sign-in, the roots wait;
+- :class:`~.startup.Lifecycle` (``session.lifecycle``): starting and stopping, the one task that
+  enters and exits the SDK client, the transports and their fallback, OAuth sign-in, the roots wait;
 - :class:`~.listings.ListingCache` (``session.listings``): listings, pagination, the caches;
 - :class:`~.arguments.ArgumentChecker` (``session.arguments``): the argument check before a call;
 - :class:`~.deadlines.Deadlines` (``session.deadlines``): timeouts, paused while a person answers;
@@ -10,69 +10,97 @@
 
 Every ``async`` method runs ON the loop; the public
 :class:`~mcp_jupyter.client._connection.Connection` hops onto the loop to call them.
+
+The session knows its connection only weakly (``connection_ref``): listings hand that reference to
+the items they build, so ``tool.form()`` acts through the connection that listed it, and the
+session never keeps the public object alive.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from ... import _hooks as hooks
-from ... import errors as E
+from ..._protocol import JSONObject
+from ...errors import ConnectionFailed, ServerExited
 from .._history import History
-from .._stdio import DEFAULT_MAX_LINE_BYTES
+from .._items import (
+    ConnectionRef,
+    Item,
+    Listing,
+    Prompt,
+    Prompts,
+    Resource,
+    Resources,
+    ResourceTemplate,
+    ResourceTemplates,
+    Tool,
+    Tools,
+)
+from .._options import AuthOption, ConnectionOptions
+from .._results import LogEntry
+from .._translate import Failure, translate
 from .._transports import classify
 from .arguments import ArgumentChecker
-from .deadlines import CONNECTION_DEFAULT, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Deadlines, MappedErrors
-from .incoming import Inbox
+from .deadlines import CONNECTION_DEFAULT, Deadline, Deadlines, MappedErrors, ProgressHandler
+from .incoming import Inbox, NotificationListener, ResourceCallback
 from .listen import ListenStream
-from .listings import ListingCache
-from .startup import Owner
+from .listings import ListingCache, ListingKind
+from .startup import Lifecycle
+
+if TYPE_CHECKING:
+    import httpx2
+    from mcp import Client
+
+    from ..auth import OAuth
+
+T = TypeVar("T")
+Recorder = Callable[[str, str, dict[str, object], object], None]
+"""``conn.record()``'s hook: told (what, name, arguments, result) of each call, read and prompt."""
 
 
 class Session:
     """One server's live state on the runtime loop (see the module docstring)."""
 
-    def __init__(self, owner: Any, name: str, target: Any, **options: Any) -> None:
-        """``options`` are :class:`~mcp_jupyter.client._connection.Connection`'s keyword arguments."""
-        mode = options.get("mode", "auto")
-        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-            raise ValueError(f"mode must be 'auto' or 'legacy' (or a protocol version), not {mode!r}")
-        self.owner = owner  # the public Connection: listings hand it to their items
+    def __init__(
+        self,
+        name: str,
+        target: object,
+        options: ConnectionOptions,
+        connection_ref: ConnectionRef | None = None,
+    ) -> None:
+        """``connection_ref``: a weak reference to the public connection, for the items it lists."""
         self.name = name
-        self.mode = mode
+        self.options = options
+        self.connection_ref = connection_ref
+        self.mode = options.mode
         self.spec = classify(
             target,
-            env=dict(options.get("env") or {}),
-            cwd=options.get("cwd"),
-            headers=dict(options.get("headers") or {}),
-            transport=options.get("transport", "auto"),
+            env=dict(options.env or {}),
+            cwd=options.cwd,
+            headers=dict(options.headers or {}),
+            transport=options.transport,
         )
         self.target = self.spec.describe()
         self.where = f"server {self.name!r} ({self.target})"  # how errors name this server
-        self.validate = options.get("validate", True)
-        self.max_line_bytes = options.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES
-        self.user_callbacks = tuple(
-            options.get(f"{kind}_callback") for kind in ("sampling", "elicitation", "list_roots")
-        )
+        self.validate = options.validate
+        self.max_line_bytes = options.max_line_bytes
         self.status = "new"
         self.transport_used: str | None = None
         self.connected_at: float | None = None
-        self.deadlines = Deadlines(
-            options.get("timeout", DEFAULT_TIMEOUT),
-            options.get("max_timeout", DEFAULT_MAX_TIMEOUT),
-            options.get("connect_timeout"),
-        )
-        subscriptions: dict[str, list[Callable]] = {}  # resource URI -> callbacks
+        self.deadlines = Deadlines(options.timeout, options.max_timeout, options.connect_timeout)
+        subscriptions: dict[str, list[ResourceCallback]] = {}  # resource URI -> callbacks
         self.listings = ListingCache(self)
         self.inbox = Inbox(name, self.listings, subscriptions)
         self.listen = ListenStream(subscriptions, self.inbox.warnings)
         self.arguments = ArgumentChecker(name, self.inbox.warn)
         self.history = History(name=name)
         self.history.on_unsolicited = self.inbox.on_unsolicited
-        self.close_hooks: list[Callable[[Any], None]] = []  # e.g. the registry forgetting the connection
-        self.recorders: list[Callable[..., None]] = []  # conn.record(): told of each call, read, prompt
-        self.owner_task = Owner(self, options)  # last: it may raise on a bad auth= for this target
+        self.close_hooks: list[Callable[[], None]] = []  # e.g. the registry forgetting the connection
+        self.recorders: list[Recorder] = []  # conn.record(): told of each call, read, prompt
+        self.lifecycle = Lifecycle(self)  # last: it may raise on a bad auth= for this target
 
     # -- the parts' state, under the names the features and the consent layer use -----------
     @property
@@ -111,108 +139,110 @@ class Session:
         return self.deadlines.connect_timeout
 
     @property
-    def logs(self) -> Any:
+    def logs(self) -> deque[LogEntry]:
         """Log messages the server sent (a bounded deque, newest last)."""
         return self.inbox.logs
 
     @property
-    def warnings(self) -> Any:
+    def warnings(self) -> deque[str]:
         """Problems that did not fail a request (a bounded deque)."""
         return self.inbox.warnings
 
     @property
-    def listeners(self) -> list[Callable[[str, Any], None]]:
+    def listeners(self) -> list[NotificationListener]:
         """``conn.on_notification`` listeners."""
         return self.inbox.listeners
 
     @property
-    def subscriptions(self) -> dict[str, list[Callable]]:
+    def subscriptions(self) -> dict[str, list[ResourceCallback]]:
         """Subscribed resource URIs -> their callbacks."""
         return self.listen.subscriptions
 
     @property
     def offers_roots(self) -> bool:
         """Whether this connection offers roots (the consent layer's roots manager asks)."""
-        return self.owner_task.offers_roots
+        return self.lifecycle.offers_roots
 
     @property
-    def _client(self) -> Any:
-        # The consent layer's roots manager reads it to send roots/list_changed.
-        return self.owner_task.client
+    def sdk_client(self) -> Client | None:
+        """The SDK client while the connection is open, else None (the consent layer's roots
+        manager sends roots/list_changed through it)."""
+        return self.lifecycle.client
 
     @property
-    def roots_wait(self) -> float:
+    def roots_wait(self) -> float | None:
         """Seconds the first requests wait for the roots the client offers (2025-era servers)."""
-        return self.owner_task.roots_wait
+        return self.lifecycle.roots_wait
 
     @property
-    def auth_given(self) -> Any:
+    def auth_given(self) -> AuthOption:
         """``auth=`` as the user gave it: None (automatic), False (never sign in) or the options."""
-        return self.owner_task.signin.given
+        return self.lifecycle.signin.given
 
     @property
-    def oauth(self) -> Any:
+    def oauth(self) -> OAuth | None:
         """The OAuth options in force (None without OAuth)."""
-        return self.owner_task.signin.oauth
+        return self.lifecycle.signin.oauth
 
     @property
-    def auth_provider(self) -> Any:
+    def auth_provider(self) -> httpx2.Auth | None:
         """The SDK OAuth provider of the current start (None without OAuth)."""
-        return self.owner_task.signin.provider
+        return self.lifecycle.signin.provider
 
     @property
     def refusal(self) -> tuple[int, str] | None:
         """The MCP endpoint's last 401/403 (status, WWW-Authenticate), else None."""
-        return self.owner_task.signin.refusal
+        return self.lifecycle.signin.refusal
 
-    # -- lifecycle (startup.Owner) -------------------------------------------------------------
+    # -- lifecycle (startup.Lifecycle) ---------------------------------------------------------
     async def start(self) -> None:
         """Start the owner task and wait for the handshake (on the loop)."""
-        await self.owner_task.start()
+        await self.lifecycle.start()
 
     async def close(self) -> None:
         """Ask the owner task to exit the client and wait until it has (on the loop)."""
-        await self.owner_task.close()
+        await self.lifecycle.close()
 
     def cleanup(self) -> None:
         """Remove the stderr capture and run the close hooks (any thread, after :meth:`close`)."""
-        self.owner_task.remove_stderr()
+        self.lifecycle.remove_stderr()
         for hook in self.close_hooks:
-            hook(self.owner)
+            hook()
 
     @property
     def stderr(self) -> str:
         """Everything a stdio server wrote to stderr so far ("" for other transports)."""
-        capture = self.owner_task.stderr
+        capture = self.lifecycle.stderr
         return capture.read() if capture is not None else ""
 
     def stderr_tail(self, lines: int = 20) -> str:
         """The last lines of the server's stderr."""
-        capture = self.owner_task.stderr
+        capture = self.lifecycle.stderr
         return capture.tail(max_lines=lines) if capture is not None else ""
 
-    def require_client(self) -> Any:
+    def require_client(self) -> Client:
         """The SDK client, or a clear error saying the connection is closed or the server exited."""
-        client = self.owner_task.client
+        client = self.lifecycle.client
         if client is None or self._status != "connected":
             if self._status == "dead":
-                raise E.ServerExited(
+                raise ServerExited(
                     f"server {self.name!r} has exited or closed the connection; reconnect with "
                     f"mj.connect({self.name!r}, ...) or %mcp connect {self.name} ...",
                     server=self.name,
                     stderr=self.stderr_tail(),
                 )
-            raise E.ConnectionFailed(
+            raise ConnectionFailed(
                 f"connection {self.name!r} is {self._status}; reconnect with mj.connect({self.name!r}, ...)",
                 server=self.name,
             )
         return client
 
     @property
-    def capabilities(self) -> dict:
+    def capabilities(self) -> JSONObject:
         """The server's capabilities as wire-format JSON data."""
         caps = self.require_client().server_capabilities
-        return caps.model_dump(by_alias=True, exclude_none=True, mode="json")
+        dumped: JSONObject = caps.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return dumped
 
     def has_capability(self, name: str) -> bool:
         """Whether the server declared capability ``name``."""
@@ -221,19 +251,19 @@ class Session:
     @property
     def modern(self) -> bool:
         """True on 2026-07-28+ connections, where change events arrive on a ``subscriptions/listen`` stream."""
-        client = self.owner_task.client
+        client = self.lifecycle.client
         return client is not None and client.protocol_version.startswith("2026")
 
     # -- requests (deadlines) -----------------------------------------------------------------
     def request(
         self,
         doing: str,
-        send: Callable[[Callable], Any],
+        send: Callable[[Deadline], Awaitable[T]],
         *,
-        timeout: Any = CONNECTION_DEFAULT,
-        max_timeout: Any = CONNECTION_DEFAULT,
-        progress: Callable | None = None,
-    ) -> Awaitable[Any]:
+        timeout: float | None = CONNECTION_DEFAULT,
+        max_timeout: float | None = CONNECTION_DEFAULT,
+        progress: ProgressHandler | None = None,
+    ) -> Awaitable[T]:
         """Run ``send(deadline)`` (one request) under the timeout policy, mapping its errors
         (await it). The :class:`Deadline` is the request's progress callback (pass it to the SDK's
         ``progress_callback``); a request that drives itself (a task) reads it to ask in time.
@@ -262,9 +292,7 @@ class Session:
 
     def translate(self, exc: BaseException, doing: str, *, timeout: float | None = None) -> BaseException:
         """Map an SDK/transport exception onto mcp_jupyter's hierarchy (cancellation passes through)."""
-        from .._translate import Failure, translate
-
-        signin = self.owner_task.signin
+        signin = self.lifecycle.signin
         failure = Failure(
             server=self.name,
             target=self.target,
@@ -278,21 +306,41 @@ class Session:
             sent=self.spec.sent_credentials(),
         )
         error = translate(exc, failure)
-        if isinstance(error, E.ServerExited):
-            self.owner_task.on_eof()  # a request learned first that the server is gone
+        if isinstance(error, ServerExited):
+            self.lifecycle.on_eof()  # a request learned first that the server is gone
         return error
 
     # -- listings, arguments, notifications ----------------------------------------------------
-    async def listing(self, kind: str, refresh: bool = False) -> Any:
+    @overload
+    async def listing(self, kind: Literal["tools"], refresh: bool = False) -> Tools: ...
+    @overload
+    async def listing(self, kind: Literal["resources"], refresh: bool = False) -> Resources: ...
+    @overload
+    async def listing(
+        self, kind: Literal["resource_templates"], refresh: bool = False
+    ) -> ResourceTemplates: ...
+    @overload
+    async def listing(self, kind: Literal["prompts"], refresh: bool = False) -> Prompts: ...
+
+    async def listing(self, kind: ListingKind, refresh: bool = False) -> Listing[Any]:
         """The cached listing of ``kind`` (tools, resources, resource_templates, prompts), all pages."""
         return await self.listings.fetch(kind, refresh)
 
-    async def find(self, kind: str, key: str) -> Any:
+    @overload
+    async def find(self, kind: Literal["tools"], key: str) -> Tool: ...
+    @overload
+    async def find(self, kind: Literal["resources"], key: str) -> Resource: ...
+    @overload
+    async def find(self, kind: Literal["resource_templates"], key: str) -> ResourceTemplate: ...
+    @overload
+    async def find(self, kind: Literal["prompts"], key: str) -> Prompt: ...
+
+    async def find(self, kind: ListingKind, key: str) -> Item:
         """The listed item ``key`` of ``kind``; re-lists once on a miss, then raises the kind's
         not-found error with suggestions."""
         return await self.listings.find(kind, key)
 
-    def check_arguments(self, tool: Any, args: dict) -> dict:
+    def check_arguments(self, tool: Tool, args: dict[str, object]) -> dict[str, object]:
         """Check arguments against the tool's inputSchema before sending (compiled checks cached)
         and return the arguments to send.
 

@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import Any, ParamSpec, TypeVar
 
-from ... import errors as E
+import anyio
+from anyio import CancelScope
+
+from ...errors import RequestTimeout
 from .. import _operations as operations
-
-DEFAULT_TIMEOUT = 60.0
-"""Seconds a request may go without an answer or a progress notification (each progress restarts it)."""
-
-DEFAULT_MAX_TIMEOUT = 600.0
-"""Seconds a request may take in all, however much progress it reports (time a person spends
-answering the server's sampling or elicitation request does not count)."""
-
-DEFAULT_CONNECT_TIMEOUT = 60.0
-"""Seconds to wait for a server to start and finish the MCP handshake."""
+from .._options import DEFAULT_CONNECT_TIMEOUT
 
 
 class _ConnectionDefault:
@@ -32,8 +27,16 @@ class _ConnectionDefault:
         return "<the connection's setting>"
 
 
+# Typed Any on purpose: the default of parameters annotated ``float | None`` in public signatures.
 CONNECTION_DEFAULT: Any = _ConnectionDefault()
 """A per-call ``timeout``/``max_timeout`` left at this uses the connection's (``None`` means no limit)."""
+
+T = TypeVar("T")
+P = ParamSpec("P")
+ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
+"""An async progress callback, as the SDK calls it: (progress, total, message)."""
+Translate = Callable[..., BaseException]
+"""Maps an SDK or transport failure onto mcp_jupyter's exception (``Session.translate``)."""
 
 
 class Deadline:
@@ -65,7 +68,11 @@ class Deadline:
     )
 
     def __init__(
-        self, idle: float | None, total: float | None, watch: Deadlines, listener: Callable | None = None
+        self,
+        idle: float | None,
+        total: float | None,
+        watch: Deadlines,
+        listener: ProgressHandler | None = None,
     ) -> None:
         self._watch = watch
         self.idle, self.total = idle, total
@@ -76,9 +83,9 @@ class Deadline:
         self.due = math.inf
         self._paused_at: float | None = None
         self._pauses = 0
-        self._scope: Any = None
+        self._scope: CancelScope | None = None
 
-    def attach(self, scope: Any) -> None:
+    def attach(self, scope: CancelScope) -> None:
         """Cancel ``scope`` when this deadline passes, from now on."""
         self._scope = scope
         self._set_due(self._next(self.start))
@@ -88,12 +95,12 @@ class Deadline:
         if self._scope is not None:
             self._set_due(self._next(self._watch.clock()))
 
-    async def __call__(self, value: float, total: float | None, message: str | None) -> None:
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         """The SDK's progress callback for this request: progress restarts the idle deadline, then
         reaches the caller's callback."""
         self.touch()
         if self.listener is not None:
-            await self.listener(value, total, message)
+            await self.listener(progress, total, message)
 
     def left(self) -> float:
         """Seconds until the caller's deadline (``inf``: no limit, or paused while a person answers
@@ -116,7 +123,8 @@ class Deadline:
     def expire(self) -> None:
         """The deadline passed: cancel the request (its ``with`` block raises RequestTimeout)."""
         self.due = math.inf
-        self._scope.cancel()
+        if self._scope is not None:
+            self._scope.cancel()
 
     def pause(self) -> None:
         """A person is answering the server: no deadline until :meth:`resume`."""
@@ -227,15 +235,15 @@ class Deadlines:
 
     async def run(
         self,
-        send: Callable[[Callable], Any],
-        translate: Callable[..., BaseException],
+        send: Callable[[Deadline], Awaitable[T]],
+        translate: Translate,
         where: str,
         doing: str,
         server: str,
-        timeout: Any,
-        max_timeout: Any,
-        progress: Callable | None,
-    ) -> Any:
+        timeout: float | None,
+        max_timeout: float | None,
+        progress: ProgressHandler | None,
+    ) -> T:
         """Run ``send(deadline)`` under a new :class:`Deadline` (which is also the request's progress
         callback, calling ``progress`` after it), inside :class:`MappedErrors` with ``translate``; an
         expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
@@ -249,12 +257,12 @@ class Deadlines:
         # The call the requests sent inside belong to, for the history (client/_operations.py).
         op, token = operations.begin()
         try:
-            with _cancel_scope() as scope:
+            with CancelScope() as scope:
                 deadline.attach(scope)
                 with MappedErrors(translate, doing, idle):
                     return await send(deadline)
             op.timed_out = True
-            raise E.RequestTimeout(deadline.explain(where, doing), server=server)
+            raise RequestTimeout(deadline.explain(where, doing), server=server)
         except asyncio.CancelledError:
             op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
             raise
@@ -262,16 +270,16 @@ class Deadlines:
             operations.end(op, token)
             active.discard(deadline)
 
-    def pausing(self, callback: Callable) -> Callable:
+    def pausing(self, callback: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
         """``callback``, with every request's deadline paused while it runs: a person answering a
         sampling or elicitation request must not make the call that caused it time out."""
 
-        async def call(*args: Any) -> Any:
+        async def call(*args: P.args, **kwargs: P.kwargs) -> T:
             paused = list(self.active)
             for deadline in paused:
                 deadline.pause()
             try:
-                return await callback(*args)
+                return await callback(*args, **kwargs)
             finally:
                 for deadline in paused:
                     deadline.resume()
@@ -280,8 +288,6 @@ class Deadlines:
 
     def person_waiting(self, waiting: bool) -> None:
         """A sign-in waits for a person (on the loop): no connect deadline or request timeout meanwhile."""
-        import anyio
-
         scope = self.connect_scope
         if waiting:
             self._held = [*self.active]
@@ -299,18 +305,6 @@ class Deadlines:
         self._held = []
 
 
-def _cancel_scope() -> Any:
-    global _CancelScope
-    if _CancelScope is None:
-        from anyio import CancelScope
-
-        _CancelScope = CancelScope
-    return _CancelScope()
-
-
-_CancelScope: Any = None  # anyio's, imported on the first request (import mcp_jupyter stays light)
-
-
 class MappedErrors:
     """A ``with`` block that raises mcp_jupyter's exception for any SDK/transport failure inside it
     (see :meth:`~mcp_jupyter.client._session.Session.mapped_errors`; a class with slots: it is on
@@ -318,13 +312,15 @@ class MappedErrors:
 
     __slots__ = ("translate", "doing", "timeout")
 
-    def __init__(self, translate: Callable[..., BaseException], doing: str, timeout: float | None) -> None:
+    def __init__(self, translate: Translate, doing: str, timeout: float | None) -> None:
         self.translate, self.doing, self.timeout = translate, doing, timeout
 
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if exc is None:
             return
         error = self.translate(exc, self.doing, timeout=self.timeout)

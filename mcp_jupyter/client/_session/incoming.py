@@ -8,15 +8,32 @@ failing a request.
 from __future__ import annotations
 
 import inspect
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import _hooks as hooks
 from .._results import LogEntry
 
+if TYPE_CHECKING:
+    from mcp.client import IncomingMessage
+    from mcp_types import LoggingMessageNotificationParams
+
 _MAX_LOGS = 2000
+
+NotificationListener = Callable[[str, Any], object]
+"""``conn.on_notification(listener)``: ``listener(method, params)``, sync or async; params are the
+SDK's notification parameters (its own pydantic type per method), or ``{"uri": ...}``."""
+ResourceCallback = Callable[[str], object]
+"""``conn.subscribe(uri, callback)``: ``callback(uri)`` on each update, sync or async."""
+
+
+class ListingChanges(Protocol):
+    """What the inbox tells when a list changed: the listing cache."""
+
+    def changed(self, method: str) -> None: ...
 
 
 class Inbox:
@@ -24,11 +41,13 @@ class Inbox:
 
     __slots__ = ("server", "logs", "warnings", "listeners", "_listings", "_subscriptions")
 
-    def __init__(self, server: str, listings: Any, subscriptions: dict[str, list[Callable]]) -> None:
+    def __init__(
+        self, server: str, listings: ListingChanges, subscriptions: dict[str, list[ResourceCallback]]
+    ) -> None:
         self.server = server
         self.logs: deque[LogEntry] = deque(maxlen=_MAX_LOGS)
         self.warnings: deque[str] = deque(maxlen=_MAX_LOGS)
-        self.listeners: list[Callable[[str, Any], None]] = []
+        self.listeners: list[NotificationListener] = []
         self._listings = listings
         self._subscriptions = subscriptions
 
@@ -38,30 +57,30 @@ class Inbox:
         self.warnings.append(text)
         self.logs.append(LogEntry("warning", "mcp_jupyter", text, time.time(), self.server))
 
-    async def on_log(self, params: Any) -> None:
+    async def on_log(self, params: LoggingMessageNotificationParams) -> None:
         """The SDK's logging callback: keep the entry."""
         self.logs.append(LogEntry(str(params.level), params.logger, params.data, time.time(), self.server))
 
-    def on_unsolicited(self, request_id: Any, count: int) -> None:
+    def on_unsolicited(self, request_id: str | int | None, count: int) -> None:
         """The history saw an answer no request waits for."""
         self.warn(
             f"sent an answer for request id {request_id!r}, which no request is waiting for (ignored; "
             f"{count} so far): a misaddressed answer, so the request it was meant for may time out"
         )
 
-    async def on_message(self, message: Any) -> None:
+    async def on_message(self, message: IncomingMessage) -> None:
         """The SDK's message handler: notifications are applied, garbage is noted."""
         if isinstance(message, Exception):
             self.warn(f"wrote something that is not JSON-RPC (ignored): {_describe_garbage(message)}")
             return
-        inner = getattr(message, "root", message)
+        inner: object = getattr(message, "root", message)
         method = getattr(inner, "method", None)
-        if method is None:
+        if not isinstance(method, str):
             return
-        params = getattr(inner, "params", None)
+        params: object = getattr(inner, "params", None)
         await self.on_change(method, str(getattr(params, "uri", "")) or None, params)
 
-    async def on_change(self, method: str, uri: str | None, params: Any) -> None:
+    async def on_change(self, method: str, uri: str | None, params: object) -> None:
         """Apply a server notification (or 2026 listen event): drop stale caches, call listeners."""
         if method == "notifications/resources/updated":
             if uri:
@@ -74,14 +93,12 @@ class Inbox:
             await _run_listener(listener, method, params if params is not None else {"uri": uri})
 
 
-async def _run_listener(fn: Callable, *args: Any) -> None:
+async def _run_listener(fn: Callable[..., object], *args: object) -> None:
     try:
         result = fn(*args)
         if inspect.isawaitable(result):
             await result
     except Exception:  # noqa: BLE001 - a user's callback must not break the connection
-        import logging
-
         logging.getLogger("mcp_jupyter").exception("a notification callback raised")
 
 

@@ -10,10 +10,25 @@ which applies it; the stream here is only drained. Before 2026-07-28 the same su
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections import deque
+from typing import TYPE_CHECKING, Protocol
 
+import anyio
+
+from ..._protocol import JSONObject, member
 from ...runtime import runtime
+from .incoming import ResourceCallback
+
+if TYPE_CHECKING:
+    from mcp import Client
+
+
+class ServiceStatus(Protocol):
+    """The ``task_status`` that ``runtime().start_service`` hands a long-lived task."""
+
+    started_: bool  # whether the task said it started
+
+    def started(self, value: object = None) -> None: ...
 
 
 class ListenStream:
@@ -21,14 +36,14 @@ class ListenStream:
 
     __slots__ = ("subscriptions", "pending", "_warnings", "_scope", "_done")
 
-    def __init__(self, subscriptions: dict[str, list[Callable]], warnings: Any) -> None:
+    def __init__(self, subscriptions: dict[str, list[ResourceCallback]], warnings: deque[str]) -> None:
         self.subscriptions = subscriptions
         # URIs in ``subscriptions`` whose subscription the server has not acknowledged yet: the stream
         # is reopened with them, but an update sent meanwhile would be missed.
         self.pending: set[str] = set()
         self._warnings = warnings  # where a lost stream is noted (the connection's warnings)
-        self._scope: Any = None
-        self._done: Any = None
+        self._scope: anyio.CancelScope | None = None
+        self._done: anyio.Event | None = None
 
     @property
     def open(self) -> bool:
@@ -38,31 +53,35 @@ class ListenStream:
 
     async def stop(self) -> None:
         """Close the listen stream (in its own task) and wait until it is closed."""
-        import anyio
-
         scope, done = self._scope, self._done
         self._scope = None
         if scope is not None:
             scope.cancel()
-            with anyio.move_on_after(5):
-                await done.wait()
+            if done is not None:
+                with anyio.move_on_after(5):
+                    await done.wait()
 
-    async def restart(self, client: Any, capabilities: dict) -> None:
+    async def restart(self, client: Client, capabilities: JSONObject) -> None:
         """(Re)open the stream for the list changes the server announces and the subscribed URIs."""
         await self.stop()
         flags = {
-            "tools_list_changed": bool((capabilities.get("tools") or {}).get("listChanged")),
-            "prompts_list_changed": bool((capabilities.get("prompts") or {}).get("listChanged")),
-            "resources_list_changed": bool((capabilities.get("resources") or {}).get("listChanged")),
+            "tools_list_changed": bool(member(capabilities, "tools", "listChanged")),
+            "prompts_list_changed": bool(member(capabilities, "prompts", "listChanged")),
+            "resources_list_changed": bool(member(capabilities, "resources", "listChanged")),
         }
         if not (any(flags.values()) or self.subscriptions):
             return
         await runtime().start_service(self._listen, client, flags, list(self.subscriptions))
 
-    async def _listen(self, client: Any, flags: dict, uris: list[str], *, task_status: Any) -> None:
-        import anyio
-
-        self._done = anyio.Event()
+    async def _listen(
+        self,
+        client: Client,
+        flags: dict[str, bool],
+        uris: list[str],
+        *,
+        task_status: ServiceStatus,
+    ) -> None:
+        done = self._done = anyio.Event()
         with anyio.CancelScope() as scope:
             self._scope = scope
             try:
@@ -75,4 +94,4 @@ class ListenStream:
                 if not task_status.started_:
                     task_status.started()
             finally:
-                self._done.set()
+                done.set()

@@ -1,6 +1,7 @@
 """Starting and stopping a connection: the owner task, the transports and their fallback, sign-in.
 
-The :class:`Owner` runs ONE long-lived task on the runtime loop that enters the SDK ``mcp.Client``,
+A session's :class:`Lifecycle` runs ONE long-lived task on the runtime loop (the owner task) that
+enters the SDK ``mcp.Client``,
 waits until the connection is closed, and exits the client (entering and exiting in different
 tasks breaks anyio's cancel scopes; docs/architecture.md). It picks the transports (stdio, in
 process, Streamable HTTP then legacy SSE on a 4xx), signs in when an HTTP server asks for OAuth,
@@ -15,26 +16,42 @@ import shlex
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
+import anyio
+
+from ..._compat.mcp_sdk import in_memory_transport
+from ..._version import __version__
 from ...consent import callbacks_for  # at import time (main thread): cards find the running cell
+from ...consent import roots as roots_manager
+from ...errors import AuthorizationFailed, ConnectionFailed
 from ...runtime import runtime
 from .._history import Recording
 from .._icon_guard import IconGuard
 from .._operations import noting_waits
+from .._options import AuthOption
 from .._result_type import ResultTypeDefault
-from .._tasks import ClientTaskLayer, dispatch_with
+from .._skills import SKILLS_EXTENSION
+from .._stdio import exiting, stdio_streams
+from .._tasks import ClientTaskLayer, dispatch_with, tasks_client_extension
+from .._translate import looks_like_legacy_sse
 from .._transport_layers import LayeredTransport
-from .._transports import StderrCapture, check_command
-from .quiet import quiet_sdk
+from .._transports import StderrCapture, check_command, sse_transport, streamable_http_transport
+from .._ui_extension import APP_MIME_TYPE, UI_EXTENSION
+from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
+from .sdk_noise import quiet_sdk
 
-DEFAULT_ROOTS_WAIT = 2.0
-"""Seconds connect waits for a handshake-era server's first ``roots/list`` when roots are offered."""
+if TYPE_CHECKING:
+    import httpx2
+    from mcp import Client
+    from mcp.client.session import ElicitationFnT, SamplingFnT
 
-ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see Owner.wait_for_roots_request)
+    from .core import Session
+
+ROOTS_SETTLE = 0.3  # seconds after answering the first roots request (see Lifecycle._wait_for_roots_request)
 
 
-def adapt_callback(fn: Callable | None, *, arity: int) -> Callable | None:
+def adapt_callback(fn: Callable[..., Any] | None, *, arity: int) -> Callable[..., Any] | None:
     """Wrap a user's sync or async callable as the async callback the SDK requires."""
     if fn is None:
         return None
@@ -61,30 +78,27 @@ class SignIn:
 
     __slots__ = ("given", "oauth", "provider", "refusal")
 
-    def __init__(self, given: Any, kind: str) -> None:
+    def __init__(self, given: AuthOption, kind: str) -> None:
         self.given = given
-        self.oauth: Any = None
-        self.provider: Any = None
+        self.oauth: OAuth | None = None
+        self.provider: httpx2.Auth | None = None
         self.refusal: tuple[int, str] | None = None
         if kind == "http":
-            from ..auth import as_oauth
-
             self.oauth = as_oauth(given)
         elif given not in (None, False):
             raise ValueError("auth= signs in to http(s) servers; a stdio or in-process server needs none")
 
-    def build(self, url: str, name: str, person_waiting: Callable[[bool], None]) -> Any:
+    def build(self, url: str, name: str, person_waiting: Callable[[bool], None]) -> httpx2.Auth | None:
         """The SDK OAuth provider for this URL (None without OAuth); registered for mj.auth.logout."""
         if self.oauth is None:
             self.provider = None
             return None
-        from ..auth import provider_for
 
         self.provider = provider_for(self.oauth, url, name, person_waiting)
         return self.provider
 
 
-class Owner:
+class Lifecycle:
     """The task that owns a session's SDK client, and everything about starting and stopping it."""
 
     __slots__ = (
@@ -99,16 +113,15 @@ class Owner:
         "_roots_asked",
     )
 
-    def __init__(self, session: Any, options: dict) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self.client: Any = None
-        self.signin = SignIn(options.get("auth"), session.spec.kind)
-        roots = options.get("roots")
+        self.client: Client | None = None
+        options = session.options
+        self.signin = SignIn(options.auth, session.spec.kind)
+        roots = options.roots
         self.offers_roots = roots is not False  # False: no roots capability, the server keeps its own
-        self.roots_wait = options.get("roots_wait", DEFAULT_ROOTS_WAIT)
+        self.roots_wait = options.roots_wait
         if isinstance(roots, (list, tuple)):
-            from ...consent import roots as roots_manager
-
             roots_manager.use_own(session.name, list(roots))
         self.stderr: StderrCapture | None = None
         self._closing: Any = None  # anyio.Event, created on the loop
@@ -118,8 +131,6 @@ class Owner:
     # -- starting ----------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the owner task and wait for the handshake (on the loop)."""
-        import anyio
-
         session = self.session
         if session.status == "connected":
             return
@@ -143,10 +154,6 @@ class Owner:
     async def _start_with_auth(self) -> None:
         """Start; when the server asks for OAuth (401 with resource metadata) and ``auth`` was left
         automatic, sign in and start again (once)."""
-        import anyio
-
-        from ..auth import OAuth, has_stored_signin, wants_oauth
-
         spec, signin = self.session.spec, self.signin
         automatic = (
             signin.oauth is None
@@ -186,10 +193,6 @@ class Owner:
             self._done.set()
 
     async def _serve(self, task_status: Any) -> None:
-        import anyio
-
-        from .._translate import looks_like_legacy_sse
-
         session, deadlines = self.session, self.session.deadlines
         attempts = self._transports()
         for index, (label, transport) in enumerate(attempts):
@@ -230,15 +233,10 @@ class Owner:
 
     def _transports(self) -> list[tuple[str, Any]]:
         """The transports to try, in order (more than one only for HTTP's SSE fallback)."""
-        from .._stdio import stdio_streams
-        from .._transports import sse_transport, streamable_http_transport
-
         session = self.session
         spec = session.spec
         if spec.kind == "inprocess":
             if session.mode == "legacy":
-                from ..._compat.mcp_sdk import in_memory_transport
-
                 return [("in-process", self._record(in_memory_transport(spec.server)))]
             return [("in-process", spec.server)]
         if spec.kind == "stdio":
@@ -282,7 +280,9 @@ class Owner:
             ],
         )
 
-    async def _answer_server_request(self, request_id: Any, method: str, params: dict) -> dict:
+    async def _answer_server_request(
+        self, request_id: Any, method: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
         """A sampling or elicitation request of a client-side task, answered by this connection's
         callbacks (the consent layer), as the SDK answers an ordinary one."""
         return await dispatch_with(self.session.require_client().session, request_id, method, params)
@@ -291,25 +291,31 @@ class Owner:
         from mcp import Client
         from mcp_types import Implementation, SamplingCapability, SamplingToolsCapability
 
-        from ..._version import __version__
-
         quiet_sdk()
         session = self.session
         inbox, pausing, history = session.inbox, session.deadlines.pausing, session.history
         # Without the user's own callables, every request goes through the consent layer (policy,
         # card or prompt, audit); so every connection advertises sampling, elicitation and roots.
         sampling, elicitation, list_roots = callbacks_for(session)
-        user_sampling, user_elicitation, user_roots = session.user_callbacks
+        options = session.options
+        user_sampling, user_elicitation, user_roots = (
+            options.sampling_callback,
+            options.elicitation_callback,
+            options.list_roots_callback,
+        )
         return Client(
             transport,
             mode=session.mode,
             logging_callback=inbox.on_log,
             message_handler=inbox.on_message,
-            sampling_callback=pausing(
-                noting_waits(adapt_callback(user_sampling, arity=2) or sampling, history)
+            # A person's callables (or the consent layer's) take what the SDK hands them: its shapes.
+            sampling_callback=cast(
+                "SamplingFnT",
+                pausing(noting_waits(adapt_callback(user_sampling, arity=2) or sampling, history)),
             ),
-            elicitation_callback=pausing(
-                noting_waits(adapt_callback(user_elicitation, arity=2) or elicitation, history)
+            elicitation_callback=cast(
+                "ElicitationFnT",
+                pausing(noting_waits(adapt_callback(user_elicitation, arity=2) or elicitation, history)),
             ),
             list_roots_callback=self._noting_roots_request(adapt_callback(user_roots, arity=1) or list_roots)
             if self.offers_roots
@@ -324,7 +330,7 @@ class Owner:
             log_level="info",
         )
 
-    def _noting_roots_request(self, callback: Callable) -> Callable:
+    def _noting_roots_request(self, callback: Callable[..., Any]) -> Callable[..., Any]:
         async def call(*args: Any) -> Any:
             try:
                 return await callback(*args)
@@ -337,10 +343,6 @@ class Owner:
     async def _wait_for_roots_request(self) -> None:
         """When roots are offered, give a handshake-era server a moment to ask for them, so a call
         made right after connect already runs with them (bounded by ``roots_wait``)."""
-        import anyio
-
-        from ...consent import roots as roots_manager
-
         session = self.session
         if not (self.offers_roots and self.roots_wait and not session.modern):
             return
@@ -369,8 +371,6 @@ class Owner:
 
     async def close(self) -> None:
         """Ask the owner task to exit the client and wait until it has (on the loop)."""
-        import anyio
-
         if self._closing is None:
             return
         session = self.session
@@ -391,8 +391,6 @@ class Owner:
 
 def name_the_doctor(error: BaseException, spec: Any) -> None:
     """A failed connect says how to find the failing step: ``%mcp doctor`` with the same target."""
-    from ...errors import AuthorizationFailed, ConnectionFailed
-
     if not isinstance(error, ConnectionFailed) or spec.kind not in ("stdio", "http") or not error.args:
         return
     if isinstance(error, AuthorizationFailed) and error.step in ("cancelled", "timeout"):
@@ -402,7 +400,7 @@ def name_the_doctor(error: BaseException, spec: Any) -> None:
     error.args = (f"{error.args[0]}{hint}", *error.args[1:])
 
 
-_LIVE_SESSIONS: weakref.WeakSet = weakref.WeakSet()
+_LIVE_SESSIONS: weakref.WeakSet[Session] = weakref.WeakSet()
 _exit_hook_installed = False
 
 
@@ -416,10 +414,6 @@ def _install_exit_hook() -> None:
 async def _close_all_sessions() -> None:
     """At kernel or interpreter exit: close every connection at once (registered or not), with the
     short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
-    import anyio
-
-    from .._stdio import exiting
-
     exiting()
 
     async def close(session: Any) -> None:
@@ -443,10 +437,6 @@ def advertised_extensions() -> list[Any]:
     A 2026-07-28 request carries them in its ``_meta``, so the benchmarks' raw SDK client
     advertises the same, to compare like with like."""
     from mcp.client.extension import advertise
-
-    from .._skills import SKILLS_EXTENSION
-    from .._tasks import tasks_client_extension
-    from ..apps import APP_MIME_TYPE, UI_EXTENSION
 
     return [
         advertise(UI_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]}),

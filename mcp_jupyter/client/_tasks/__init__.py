@@ -34,11 +34,10 @@ from __future__ import annotations
 from .client_side import ClientTaskLayer, ClientTaskTransport, dispatch_with
 from .handle import Task, TaskTable, ensure_following
 from .start import call_tool_maybe_task, can_start, start_task, tasks_client_extension
-from .state import TASKS_EXTENSION, book_for
+from .state import book_for
 from .wire import refresh
 
 __all__ = [
-    "TASKS_EXTENSION",
     "ClientTaskLayer",
     "ClientTaskTransport",
     "Task",

@@ -26,74 +26,49 @@ Everything here runs on the runtime loop.
 from __future__ import annotations
 
 import datetime as dt
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
+from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
 from .._history import fields_of
 from .._transport_layers import Layer, LayeredTransport
 
 __all__ = ["ClientTaskLayer", "ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
 #: What a client that runs sampling and elicitation as tasks declares under ``capabilities.tasks``.
-TASK_CAPABILITY = {
+TASK_CAPABILITY: dict[str, Any] = {
     "list": {},
     "cancel": {},
     "requests": {"sampling": {"createMessage": {}}, "elicitation": {"create": {}}},
 }
 _AUGMENTABLE = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
 _TASK_METHODS = ("tasks/get", "tasks/result", "tasks/list", "tasks/cancel")
-RELATED_TASK = "io.modelcontextprotocol/related-task"
+ERA = "2025-11-25"  # client-side tasks exist in this era only
 POLL_INTERVAL_MS = 500  # what the client suggests the server waits between tasks/get polls
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+@dataclass(eq=False, kw_only=True)
+class ClientTask(TaskRecord):
+    """One request the server asked this client to run as a task: the record plus the request's
+    method, its answer (or error) and the work's cancel scope."""
 
-
-@dataclass(eq=False)
-class ClientTask:
-    """One request the server asked this client to run as a task."""
-
-    id: str
     method: str
-    ttl: int | None
-    status: str = "working"
-    message: str | None = None
-    created: str = field(default_factory=_now)
-    updated: str = field(default_factory=_now)
-    result: dict | None = None  # the request's result (wire JSON) once completed
-    error: dict | None = None  # the JSON-RPC error once failed
+    poll_ms: int = POLL_INTERVAL_MS
+    result: dict[str, Any] | None = None  # the request's result (wire JSON) once completed
+    error: dict[str, Any] | None = None  # the JSON-RPC error once failed
     scope: Any = None  # the anyio CancelScope of the work (tasks/cancel cancels it)
     done: Any = None  # anyio.Event set on reaching a terminal status
 
-    def wire(self) -> dict[str, Any]:
-        """The task as the protocol's ``Task`` object."""
-        task = {
-            "taskId": self.id,
-            "status": self.status,
-            "createdAt": self.created,
-            "lastUpdatedAt": self.updated,
-            "ttl": self.ttl,
-            "pollInterval": POLL_INTERVAL_MS,
-        }
-        if self.message:
-            task["statusMessage"] = self.message
-        return task
-
     def finish(self, status: str, message: str | None = None) -> None:
         """Move to a terminal status (once)."""
-        if self.status in TERMINAL:
-            return
-        self.status = status
-        self.message = message
-        self.updated = _now()
-        self.done.set()
+        if self.move(status, message):
+            self.done.set()
 
 
 class ClientTasks:
@@ -104,36 +79,35 @@ class ClientTasks:
     JSON-RPC error); the connection gives it :meth:`ClientSession.dispatch_input_request`.
     """
 
-    def __init__(self, dispatch: Callable[[Any, str, dict], Any]) -> None:
+    def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.dispatch = dispatch
         self.tasks: dict[str, ClientTask] = {}
 
     def _expire(self) -> None:
-        import time
-
         now = time.time()
         for task in list(self.tasks.values()):
-            if task.ttl is None or task.status not in TERMINAL:
+            if task.ttl_ms is None or task.status not in TERMINAL:
                 continue
             created = dt.datetime.fromisoformat(task.created.replace("Z", "+00:00")).timestamp()
-            if now > created + task.ttl / 1000:
+            if now > created + task.ttl_ms / 1000:
                 del self.tasks[task.id]
 
-    def _find(self, params: dict | None) -> ClientTask:
+    def _find(self, params: dict[str, Any] | None) -> ClientTask:
         task_id = (params or {}).get("taskId")
         task = self.tasks.get(task_id) if isinstance(task_id, str) else None
         if task is None:
             raise _Refused(INVALID_PARAMS, f"no task {task_id!r} on this client (unknown or expired)")
         return task
 
-    async def create(self, group: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
+    async def create(
+        self, group: Any, request_id: Any, method: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
         """Accept a task-augmented request: start its work in ``group``; the ``CreateTaskResult``."""
-        import anyio
-
         self._expire()
-        metadata = params.get("task") if isinstance(params.get("task"), dict) else {}
+        given = params.get("task")
+        metadata = given if isinstance(given, dict) else {}
         ttl = metadata.get("ttl")
-        task = ClientTask(id=uuid.uuid4().hex, method=method, ttl=ttl if isinstance(ttl, int) else None)
+        task = ClientTask(id=uuid.uuid4().hex, method=method, ttl_ms=ttl if isinstance(ttl, int) else None)
         task.done = anyio.Event()
         task.scope = anyio.CancelScope()
         self.tasks[task.id] = task
@@ -155,16 +129,16 @@ class ClientTasks:
                 task.finish("cancelled", "cancelled by the server")
 
         group.start_soon(work)
-        return {"task": task.wire()}
+        return {"task": task.wire(ERA)}
 
-    async def answer(self, method: str, params: dict | None) -> dict[str, Any]:
+    async def answer(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """The result of one ``tasks/*`` request (raises :class:`_Refused` for a protocol error)."""
         self._expire()
         if method == "tasks/list":
-            return {"tasks": [task.wire() for task in self.tasks.values()]}
+            return {"tasks": [task.wire(ERA) for task in self.tasks.values()]}
         task = self._find(params)
         if method == "tasks/get":
-            return task.wire()
+            return task.wire(ERA)
         if method == "tasks/cancel":
             if task.status in TERMINAL:
                 raise _Refused(
@@ -172,7 +146,7 @@ class ClientTasks:
                 )
             task.scope.cancel()
             task.finish("cancelled", "cancelled by the server")
-            return task.wire()
+            return task.wire(ERA)
         await task.done.wait()  # tasks/result waits for the end
         meta = {RELATED_TASK: {"taskId": task.id}}
         if task.status == "completed" and task.result is not None:
@@ -211,15 +185,13 @@ class ClientTaskLayer(Layer):
     in, wire JSON out); the session passes one built on ``ClientSession.dispatch_input_request``.
     """
 
-    def __init__(self, dispatch: Callable[[Any, str, dict], Any]) -> None:
+    def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.tasks = ClientTasks(dispatch)
         self._group: Any = None
         self._send_below: Callable[[Any], Any] | None = None
 
     @asynccontextmanager
     async def running(self, send_below: Callable[[Any], Any]) -> Any:
-        import anyio
-
         # Entered and exited by hand, not with ``async with``: an error of the SDK's session must
         # reach the connection as itself, not wrapped in this group's ExceptionGroup.
         group = anyio.create_task_group()
@@ -241,7 +213,7 @@ class ClientTaskLayer(Layer):
         return item
 
     def received(self, item: Any) -> Any:
-        message = getattr(item, "message", None)
+        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
         fields = fields_of(message)
         method, request_id = fields.get("method"), fields.get("id")
         if method is None or request_id is None:
@@ -259,7 +231,6 @@ class ClientTaskLayer(Layer):
         return item
 
     async def _reply(self, request_id: Any, produce: Callable[[], Any]) -> None:
-        import anyio
         from mcp.shared.message import SessionMessage
         from mcp_types import ErrorData, JSONRPCError, JSONRPCResponse
 
@@ -277,7 +248,7 @@ class ClientTaskTransport(LayeredTransport):
     """A transport (an async context manager yielding two streams) with :class:`ClientTaskLayer`
     alone (a connection stacks it with its other layers)."""
 
-    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict], Any]) -> None:
+    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.layer = ClientTaskLayer(dispatch)
         super().__init__(inner, [self.layer])
 
@@ -287,7 +258,7 @@ class ClientTaskTransport(LayeredTransport):
         return self.layer.tasks
 
 
-async def dispatch_with(session: Any, request_id: Any, method: str, params: dict) -> dict[str, Any]:
+async def dispatch_with(session: Any, request_id: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
     """Answer a sampling or elicitation request through ``session`` (an SDK ``ClientSession``):
     its callbacks, as for an ordinary server request. Wire JSON in and out; a refusal raises."""
     from mcp.client.session import ClientRequestContext
@@ -305,4 +276,5 @@ async def dispatch_with(session: Any, request_id: Any, method: str, params: dict
     answer = await session.dispatch_input_request(ctx, request)
     if isinstance(answer, ErrorData):
         raise _Refused(answer.code, answer.message, answer.data)
-    return answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+    result: dict[str, Any] = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return result

@@ -4,16 +4,22 @@ status line in notebooks) and the table of a server's tasks (:class:`TaskTable`)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import anyio
 
 from ... import _hooks as hooks
-from ... import errors as E
 from ..._wording import counted
+from ...errors import MCPJupyterError, RequestTimeout
+from ...runtime import runtime
 from .._runtime_methods import blocking, on_runtime
 from .pace import LAST_LOOK
 from .preview import arguments_preview, input_schema, summary
 from .state import TaskState
 from .wire import _not_found, cancel, follow, refresh
+
+if TYPE_CHECKING:
+    from .._session.core import Session
 
 
 class Task:
@@ -27,7 +33,7 @@ class Task:
 
     _repr_html_ = hooks.repr_html  # drawn by the display layer (mcp_jupyter/_hooks.py, RICH_DISPLAY)
 
-    def __init__(self, session: Any, state: TaskState) -> None:
+    def __init__(self, session: Session, state: TaskState) -> None:
         self._session = session
         self._state = state
 
@@ -73,7 +79,7 @@ class Task:
         return self._state.terminal
 
     @property
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, object]:
         """The arguments the task was started with (those kept: secret-looking names are not stored)."""
         return dict(self._state.arguments)
 
@@ -122,13 +128,13 @@ class Task:
         if state.error is not None:
             raise state.error
         if not state.done_event().is_set():
-            raise E.RequestTimeout(
+            raise RequestTimeout(
                 f"task {state.id} of tool {state.tool!r} on server {self.server!r} did not end within "
                 f"{timeout:g} s (the server, asked at the deadline, says it is {state.status}; it goes on): "
                 "call task.result() again later, or task.cancel()",
                 server=self.server,
             )
-        raise E.MCPJupyterError(f"task {state.id} ended without a result", server=self.server)
+        raise MCPJupyterError(f"task {state.id} ended without a result", server=self.server)
 
     result = blocking(aresult)
 
@@ -181,8 +187,6 @@ class Task:
 async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
     """Wait until following ``state`` ends or, with a ``timeout``, until the follower has asked the
     server at that deadline (it is woken to ask in time; :mod:`.pace`)."""
-    import anyio
-
     done = state.done_event()
     if done.is_set():
         return
@@ -198,10 +202,8 @@ async def _wait_for_end(state: TaskState, timeout: float | None) -> None:
             state.waiters.remove(waiter)
 
 
-def ensure_following(session: Any, state: TaskState) -> None:
+def ensure_following(session: Session, state: TaskState) -> None:
     """Follow ``state`` in the background (on the runtime loop) unless something already does."""
-    from ...runtime import runtime
-
     if state.following or state.result is not None or state.gone or state.error is not None:
         return
     state.following = True
@@ -225,7 +227,7 @@ async def _spawn_async(spawn: Callable[[], None]) -> None:
     spawn()
 
 
-class TaskTable(list):
+class TaskTable(list[Task]):
     """The tasks a notebook knows on one server (a list of :class:`Task`): a table in notebooks,
     ``.to_dataframe()`` for pandas."""
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
+
 from .state import TaskState
 
 EARLY_MIN = 1.0  # seconds: closer to a deadline than twice this, the next question is at the deadline
@@ -29,8 +31,6 @@ class Pace:
     following call's ``deadline`` (None: a background follower) and the task's waiters."""
 
     def __init__(self, state: TaskState, deadline: Any = None) -> None:
-        import anyio
-
         self.state = state
         self.deadline = deadline
         self.asked = 0  # questions answered (for the timeout's message)
@@ -40,8 +40,6 @@ class Pace:
 
     def _next_wait(self) -> float:
         """Seconds from now until the next question."""
-        import anyio
-
         now = anyio.current_time()
         paced = self.last + self.state.poll_seconds - now
         lefts = [waiter.end - now for waiter in self.state.waiters if not waiter.looked]
@@ -54,8 +52,6 @@ class Pace:
         news of the task's end, e.g. after a cancel, ends it).
         Raises :class:`DeadlinePassed` when the call's deadline has passed since the last question
         and the task has not ended."""
-        import anyio
-
         state = self.state
         if self.deadline is not None and self.deadline.left() <= 0 and not state.terminal:
             raise DeadlinePassed
@@ -69,8 +65,6 @@ class Pace:
     def answered(self) -> None:
         """A question was answered: the waiters whose deadline it reached have had their look;
         they are released now, or, for an ended task, when following it ends (with its result)."""
-        import anyio
-
         self.asked += 1
         now = self.last = anyio.current_time()
         for waiter in self.state.waiters:

@@ -4,6 +4,7 @@ that never shows a secret."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...consent._requests import looks_secret
@@ -38,7 +39,7 @@ def _result_line(result: Any) -> str:
     return _cut(f"error: {line}" if result.is_error else line, SUMMARY_SHOWN)
 
 
-def arguments_preview(arguments: dict, schema: Any = None) -> str:
+def arguments_preview(arguments: Mapping[str, Any], schema: Any = None) -> str:
     """A one-line view of a task's arguments (``topic='MCP', depth=2``), cut to fit. The value of
     an argument whose name looks secret (token, password, key...), at any depth, or whose schema
     property is a password (``format: password``, ``writeOnly``) shows as ``•••``."""

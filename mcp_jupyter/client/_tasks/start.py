@@ -6,22 +6,32 @@ status notifications). Runs on the runtime loop."""
 from __future__ import annotations
 
 import contextvars
-from typing import Any, ClassVar, Literal
+import uuid
+from typing import TYPE_CHECKING, Any, Literal
 
 from ... import _hooks as hooks
-from ... import errors as E
+from ..._compat.mcp_sdk import send_raw_request
+from ..._protocol import TASKS_EXTENSION, JSONObject, member, timestamp
+from ...errors import TaskNotSupported
+from .._results import ToolResult
 from .state import (
     _BOOKS,
     DEFAULT_TTL_MS,
-    TASKS_EXTENSION,
     UNKNOWN_TOOL,
     TaskBook,
     TaskState,
     _era,
-    _iso_now,
     book_for,
 )
 from .wire import _tool_result, follow
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp_types import CallToolResult
+
+    from .._items import Tool
+    from .._session.core import Session
+    from .._session.deadlines import Deadline
 
 # -- the 2026-07-28 extension (an SDK ClientExtension: the claim of resultType "task") -------------
 
@@ -34,7 +44,7 @@ _CLAIM: contextvars.ContextVar[tuple[str, Any, Any] | None] = contextvars.Contex
 
 
 class _Started(Exception):  # noqa: N818 - control flow out of the SDK's claim resolver, never shown
-    def __init__(self, raw: dict[str, Any]) -> None:
+    def __init__(self, raw: JSONObject) -> None:
         super().__init__("task started")
         self.raw = raw
 
@@ -44,7 +54,7 @@ def tasks_client_extension() -> Any:
     2026-07-28 requests, claims ``resultType: "task"`` answers of ``tools/call`` (resolved by
     :func:`follow`), and observes 2025-11-25 ``notifications/tasks/status``."""
     from mcp.client.extension import ClientExtension, NotificationBinding, ResultClaim
-    from mcp_types import CallToolResult, Result, TaskStatusNotificationParams
+    from mcp_types import Result, TaskStatusNotificationParams
     from pydantic import ConfigDict
 
     class CreatedTask(Result):
@@ -63,7 +73,8 @@ def tasks_client_extension() -> Any:
         _mode, session, deadline = claim
         state = book_for(session).add(_new_state(session, raw, context.tool_name, {}))
         final = await follow(session, state, deadline=deadline, cancel_on_exit=True)
-        return final.raw
+        result: CallToolResult = final.raw  # a ToolResult's raw is the SDK's CallToolResult
+        return result
 
     async def on_status(params: Any) -> None:
         # 2025-11-25 servers may push status changes; update the tasks this notebook follows.
@@ -74,7 +85,7 @@ def tasks_client_extension() -> Any:
                 state.changed()
 
     class TasksExtension(ClientExtension):
-        identifier: ClassVar[str] = TASKS_EXTENSION
+        identifier = TASKS_EXTENSION
 
         def claims(self) -> Any:
             return [ResultClaim(result_type="task", model=CreatedTask, resolve=resolve)]
@@ -94,34 +105,36 @@ def tasks_client_extension() -> Any:
 # -- creating ------------------------------------------------------------------------------------
 
 
-def _new_state(session: Any, raw: dict[str, Any], tool: str, args: dict) -> TaskState:
+def _new_state(session: Session, raw: JSONObject, tool: str, args: dict[str, object]) -> TaskState:
     era = _era(session.require_client().protocol_version)
-    task = raw.get("task") if isinstance(raw.get("task"), dict) else raw
+    inner = raw.get("task")
+    task = inner if isinstance(inner, dict) else raw
     state = TaskState(id=str(task["taskId"]), tool=tool, era=era, arguments=dict(args))
     state.apply(task)
-    state.created = state.created or _iso_now()
+    state.created = state.created or timestamp()
     return state
 
 
-def can_start(session: Any, tool: Any) -> bool:
+def can_start(session: Session, tool: Tool) -> bool:
     """Whether ``conn.start`` can run the listed ``tool`` as a task: the server offers tasks and, on
     a 2025-11-25 server, the tool's ``taskSupport`` is not ``forbidden`` (at 2026 the server decides)."""
     return server_offers_tasks(session) and (session.modern or tool.task_support != "forbidden")
 
 
-def server_offers_tasks(session: Any) -> bool:
+def server_offers_tasks(session: Session) -> bool:
     """Whether the server offers tasks for tool calls (either era's capability)."""
     caps = session.capabilities
     if session.modern:
-        return TASKS_EXTENSION in (caps.get("extensions") or {})
-    return bool(((caps.get("tasks") or {}).get("requests") or {}).get("tools"))
+        extensions = caps.get("extensions")
+        return isinstance(extensions, dict) and TASKS_EXTENSION in extensions
+    return bool(member(caps, "tasks", "requests", "tools"))
 
 
-async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None = None) -> TaskState:
+async def start_task(
+    session: Session, tool: Tool, args: dict[str, object], *, ttl: float | None = None
+) -> TaskState:
     """Start ``tool`` as a task (on the loop); returns its state (already ended when the server
     chose to answer at once). Raises :class:`TaskNotSupported` for a tool that cannot be one."""
-    from .._results import ToolResult
-
     name = tool.name
     client = session.require_client()
     if not can_start(session, tool):
@@ -130,7 +143,7 @@ async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None =
             if server_offers_tasks(session)
             else "the server does not offer tasks"
         )
-        raise E.TaskNotSupported(
+        raise TaskNotSupported(
             f"tool {name!r} on server {session.name!r} cannot run as a task ({why}); call it with "
             f"conn.call({name!r}, ...) instead",
             server=session.name,
@@ -161,17 +174,17 @@ async def start_task(session: Any, tool: Any, args: dict, *, ttl: float | None =
     return _finished_at_once(book, session, _tool_result(session, raw, tool), args)
 
 
-def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> TaskState:
+def _finished_at_once(
+    book: TaskBook, session: Session, result: ToolResult, args: dict[str, object]
+) -> TaskState:
     """A server may answer a task-capable call directly: a local task that is already completed."""
-    import uuid
-
     state = TaskState(
         id=f"local-{uuid.uuid4().hex[:12]}",
         tool=result.tool.name if result.tool is not None else UNKNOWN_TOOL,
         era=_era(session.require_client().protocol_version),
         status="completed",
         message="the server answered at once (no task was created)",
-        created=_iso_now(),
+        created=timestamp(),
         arguments=dict(args),
     )
     state.result = result
@@ -181,16 +194,19 @@ def _finished_at_once(book: TaskBook, session: Any, result: Any, args: dict) -> 
     return state
 
 
-async def _create_2025(session: Any, name: str, args: dict, ttl_ms: int) -> dict[str, Any]:
-    from ..._compat.mcp_sdk import send_raw_request
-
+async def _create_2025(session: Session, name: str, args: dict[str, object], ttl_ms: int) -> JSONObject:
     client = session.require_client()
     params = {"name": name, "arguments": args, "task": {"ttl": ttl_ms}}
     with session.mapped_errors(f"starting tool {name!r} as a task"):
-        return await send_raw_request(client.session, "tools/call", params, timeout=session.timeout)
+        result: JSONObject = await send_raw_request(
+            client.session, "tools/call", params, timeout=session.timeout
+        )
+        return result
 
 
-async def call_tool_maybe_task(session: Any, client: Any, tool: Any, args: dict, deadline: Any) -> Any:
+async def call_tool_maybe_task(
+    session: Session, client: Client, tool: Tool, args: dict[str, object], deadline: Deadline
+) -> CallToolResult:
     """``tools/call`` for ``conn.call`` (on the loop, under the call's ``deadline``, which is also its
     progress callback): a tool that requires a task runs as one (2025-11-25), and a 2026-07-28
     server's task answer is followed to its end, asking the server in time for the deadline; status
@@ -198,9 +214,11 @@ async def call_tool_maybe_task(session: Any, client: Any, tool: Any, args: dict,
     name = tool.name
     if not session.modern and tool.task_support == "required" and server_offers_tasks(session):
         state = await start_task(session, tool, args)
-        if state.result is not None:  # answered at once
-            return state.result.raw
-        return (await follow(session, state, deadline=deadline, cancel_on_exit=True)).raw
+        done = state.result  # answered at once, or followed to its end
+        if done is None:
+            done = await follow(session, state, deadline=deadline, cancel_on_exit=True)
+        result: CallToolResult = done.raw  # a ToolResult's raw is the SDK's CallToolResult
+        return result
     token = _CLAIM.set(("follow", session, deadline))
     try:
         return await client.call_tool(name, args, progress_callback=deadline)

@@ -4,28 +4,28 @@ constants of both protocol eras."""
 
 from __future__ import annotations
 
-import datetime as dt
+import logging
 import math
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import anyio
 
 from ... import _hooks as hooks
+from ..._protocol import TERMINAL, JSONObject, read_task, timestamp
+from ...consent._requests import looks_secret
+from .._task_store import default_task_store
 
-TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
-"""The 2026-07-28 tasks extension's identifier."""
+if TYPE_CHECKING:
+    from .._results import ToolResult
+    from .._session.core import Session
 
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
-STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
 DEFAULT_TTL_MS = 3_600_000  # an hour: what a 2025 client asks the server to keep a task it started
 DEFAULT_POLL = 1.0  # seconds between polls when the server suggests nothing (the TS client's default)
 MIN_POLL = 0.1  # seconds: a server suggesting less is polled at this pace
-INVALID_PARAMS = -32602  # what tasks/get answers for a task id the server does not know
 UNKNOWN_TOOL = "?"  # the tool of a task known only by its id (2026-07-28 tasks/get does not name it)
-
-
-def _iso_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @dataclass(eq=False)
@@ -43,12 +43,12 @@ class TaskState:
     updated: str | None = None
     ttl_ms: int | None = None
     poll_ms: int | None = None
-    arguments: dict = field(default_factory=dict)  # never persisted with secret-looking names
-    result: Any = None  # the ToolResult once fetched
+    arguments: dict[str, object] = field(default_factory=dict)  # never persisted with secret-looking names
+    result: ToolResult | None = None  # once fetched
     error: BaseException | None = None  # why following it failed (failed, cancelled, gone...)
-    detail: dict = field(default_factory=dict, repr=False)  # the last tasks/get answer
-    answered: set = field(default_factory=set, repr=False)  # 2026 inputRequests keys answered
-    listeners: list = field(default_factory=list, repr=False)
+    detail: JSONObject = field(default_factory=dict, repr=False)  # the last tasks/get answer
+    answered: set[str] = field(default_factory=set, repr=False)  # 2026 inputRequests keys answered
+    listeners: list[Callable[[TaskState], None]] = field(default_factory=list, repr=False)
     following: bool = False
     seen: bool = True  # the server has told of this task (False: an id given by hand, not yet asked)
     gone: bool = False  # the server said it does not know this task (any more)
@@ -71,8 +71,6 @@ class TaskState:
 
     def done_event(self) -> Any:
         """An ``anyio.Event`` set when following the task has finished (on the loop)."""
-        import anyio
-
         if self._done is None:
             self._done = anyio.Event()
         return self._done
@@ -80,8 +78,6 @@ class TaskState:
     def wait_until(self, end: float) -> Waiter:
         """Register someone who waits for the task until loop time ``end`` (on the loop); the
         follower is woken to ask the server by then (:mod:`.pace`)."""
-        import anyio
-
         waiter = Waiter(end, anyio.Event())
         self.waiters.append(waiter)
         self.nudge()
@@ -95,8 +91,6 @@ class TaskState:
 
     def nudge_event(self) -> Any:
         """An ``anyio.Event`` a follower sleeps on between polls: set by :meth:`nudge`."""
-        import anyio
-
         if self._nudge is None:
             self._nudge = anyio.Event()
         return self._nudge
@@ -112,18 +106,14 @@ class TaskState:
         changed (or the server told of the task for the first time)."""
         before = (self.status, self.message, self.seen)
         self.seen = True
-        status = raw.get("status")
-        if status in STATUSES:
-            self.status = status
-        if "statusMessage" in raw or status is not None:
-            self.message = raw.get("statusMessage")
-        self.created = raw.get("createdAt") or self.created
-        self.updated = raw.get("lastUpdatedAt") or self.updated or _iso_now()
-        ttl = raw.get("ttlMs", raw.get("ttl", self.ttl_ms))
-        self.ttl_ms = ttl if isinstance(ttl, int) else self.ttl_ms
-        poll = raw.get("pollIntervalMs", raw.get("pollInterval"))
-        if isinstance(poll, int | float) and poll >= 0:
-            self.poll_ms = int(poll)
+        fields = read_task(raw)
+        self.status = fields.get("status", self.status)
+        if "message" in fields:
+            self.message = fields["message"]
+        self.created = fields.get("created", self.created)
+        self.updated = fields.get("updated") or self.updated or timestamp()
+        self.ttl_ms = fields.get("ttl_ms", self.ttl_ms)
+        self.poll_ms = fields.get("poll_ms", self.poll_ms)
         self.detail = raw
         if self.terminal:
             self.nudge()  # a follower waiting for its next question can conclude now
@@ -137,14 +127,10 @@ class TaskState:
             try:
                 listener(self)
             except Exception:  # noqa: BLE001 - a display must not break the task
-                import logging
-
                 logging.getLogger("mcp_jupyter").debug("a task listener failed", exc_info=True)
 
     def to_record(self) -> dict[str, Any]:
         """The persisted form (no result, no secret-looking arguments)."""
-        from ...consent._requests import looks_secret
-
         return {
             "tool": self.tool,
             "era": self.era,
@@ -187,7 +173,7 @@ class Waiter:
 class TaskBook:
     """The tasks one connection knows: started here, or (HTTP) read back from the task store."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.states: dict[str, TaskState] = {}
         self.loaded = False
@@ -205,7 +191,6 @@ class TaskBook:
         self.loaded = True
         if self.url is None:
             return
-        from .._task_store import default_task_store
 
         for task_id, record in (default_task_store().get(self.url) or {}).items():
             if task_id not in self.states and isinstance(record, dict):
@@ -228,7 +213,6 @@ class TaskBook:
         """Persist ``state`` (HTTP servers only; never fails a task)."""
         if self.url is None:
             return
-        from .._task_store import default_task_store
 
         try:
             default_task_store().update(self.url, **{state.id: state.to_record()})
@@ -256,10 +240,10 @@ class TaskBook:
                 self.add(state)
 
 
-_BOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_BOOKS: weakref.WeakKeyDictionary[Session, TaskBook] = weakref.WeakKeyDictionary()
 
 
-def book_for(session: Any) -> TaskBook:
+def book_for(session: Session) -> TaskBook:
     """The :class:`TaskBook` of a connection's session."""
     book = _BOOKS.get(session)
     if book is None:

@@ -4,12 +4,30 @@ answers its input requests through the consent layer, fetches its result). Runs 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
-from ... import errors as E
+import anyio
+
+from ..._protocol import INVALID_PARAMS, JSONObject, timestamp
+from ...errors import (
+    MCPJupyterError,
+    ProtocolError,
+    RequestCancelled,
+    RequestTimeout,
+    TaskFailed,
+    TaskNotFound,
+)
+from .._results import ToolResult
 from .pace import DeadlinePassed, Pace
-from .state import INVALID_PARAMS, UNKNOWN_TOOL, TaskState, _iso_now
+from .state import UNKNOWN_TOOL, TaskState
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+    from .._items import Tool
+    from .._session.core import Session
+    from .._session.deadlines import Deadline
 
 _CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
 
@@ -17,7 +35,7 @@ _CANCEL_GRACE = 5.0  # seconds a cancel on the way out may take
 # -- requests ------------------------------------------------------------------------------------
 
 
-def _request_types() -> dict[str, Any]:
+def _request_types() -> dict[str, Callable[..., Any]]:  # Any: the SDK's request models, made here
     """The task requests as SDK request models (built once, on first use: the SDK loads lazily)."""
     global _REQUESTS
     if _REQUESTS:
@@ -69,11 +87,11 @@ def _request_types() -> dict[str, Any]:
     return _REQUESTS
 
 
-_REQUESTS: dict[str, Any] = {}
-_RAW: Any = None
+_REQUESTS: dict[str, Callable[..., Any]] = {}
+_RAW: TypeAdapter[dict[str, Any]] | None = None
 
 
-async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, Any]:
+async def _send(session: Session, method: str, *args: str | JSONObject | None, doing: str) -> JSONObject:
     """One task request through the SDK session; the raw result (our own parsing, both eras)."""
     global _RAW
     from pydantic import TypeAdapter
@@ -83,18 +101,18 @@ async def _send(session: Any, method: str, *args: Any, doing: str) -> dict[str, 
     client = session.require_client()
     request = _request_types()[method](*args)
     with session.mapped_errors(doing):
-        return await client.session.send_request(request, _RAW)
+        # The SDK validates the result with any TypeAdapter: a plain dict keeps both eras' fields.
+        result: JSONObject = await client.session.send_request(request, _RAW)  # type: ignore[type-var]
+        return result
 
 
-def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
+def _tool_result(session: Session, raw: JSONObject, tool: Tool | None) -> ToolResult:
     from mcp_types import CallToolResult
-
-    from .._results import ToolResult
 
     try:
         parsed = CallToolResult.model_validate(raw, by_name=False)
     except Exception as exc:  # noqa: BLE001 - a malformed result is the server's fault: say so
-        raise E.ProtocolError(
+        raise ProtocolError(
             f"server {session.name!r} sent a task result that is not a tool result: {exc}",
             server=session.name,
         ) from None
@@ -104,13 +122,13 @@ def _tool_result(session: Any, raw: dict[str, Any], tool: Any) -> Any:
 # -- following -----------------------------------------------------------------------------------
 
 
-async def refresh(session: Any, state: TaskState) -> TaskState:
+async def refresh(session: Session, state: TaskState) -> TaskState:
     """One ``tasks/get``: update the state (a task the server no longer knows raises :class:`TaskNotFound`)."""
     if state.id.startswith("local-"):
         return state
     try:
         raw = await _send(session, "tasks/get", state.id, doing=f"getting task {state.id}")
-    except E.ProtocolError as exc:
+    except ProtocolError as exc:
         if exc.code == INVALID_PARAMS:
             _forget(state, exc)
             raise _not_found(session, state) from None
@@ -130,11 +148,11 @@ def _forget(state: TaskState, exc: BaseException) -> None:
     state.changed()
 
 
-def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
+def _not_found(session: Session, state: TaskState) -> TaskNotFound:
     """What is known of a task the server does not know, and only the advice that can work."""
     listed = "conn.tasks lists the tasks this notebook knows on this server"
     if not state.seen:  # an id given by hand that the server never told of
-        return E.TaskNotFound(
+        return TaskNotFound(
             f"server {session.name!r} does not know task {state.id!r} ({state.why_gone}): check the id "
             f"({listed}); a task started on another connection is unknown here if the server keeps "
             "tasks per connection, and one past its ttl is gone",
@@ -147,7 +165,7 @@ def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
         if state.tool != UNKNOWN_TOOL
         else f"Its result cannot be fetched any more; {listed}"
     )
-    return E.TaskNotFound(
+    return TaskNotFound(
         f"server {session.name!r} no longer knows task {state.id}{tool}{ttl}: it expired, the server "
         "restarted, or the server keeps tasks per connection (a new kernel is a new connection) "
         f"({state.why_gone}). {again}",
@@ -156,12 +174,12 @@ def _not_found(session: Any, state: TaskState) -> E.TaskNotFound:
 
 
 async def follow(
-    session: Any,
+    session: Session,
     state: TaskState,
     *,
-    deadline: Any = None,
+    deadline: Deadline | None = None,
     cancel_on_exit: bool = False,
-) -> Any:
+) -> ToolResult:
     """Drive ``state`` to its end and return its ``ToolResult`` (on the loop).
 
     Polls ``tasks/get`` at the server's pace (:class:`~.pace.Pace`: never past a deadline unasked),
@@ -208,8 +226,8 @@ async def follow(
         note = await _cancel_leaving(session, state) if cancel_on_exit else "it goes on"
         raise _timed_out(session, state, status, deadline, pace, note) from None
     except BaseException as exc:
-        state.error = exc if isinstance(exc, E.MCPJupyterError) else state.error
-        if cancel_on_exit and not isinstance(exc, E.MCPJupyterError | Exception):
+        state.error = exc if isinstance(exc, MCPJupyterError) else state.error
+        if cancel_on_exit and not isinstance(exc, MCPJupyterError | Exception):
             await _cancel_leaving(session, state)
         raise
     finally:
@@ -221,11 +239,9 @@ async def follow(
         state.release_waiters()
 
 
-async def _cancel_leaving(session: Any, state: TaskState) -> str:
+async def _cancel_leaving(session: Session, state: TaskState) -> str:
     """Cancel the task on the server as its caller leaves (shielded, briefly); what became of it.
     A task known to have ended is left alone."""
-    import anyio
-
     if state.terminal:
         return f"it had already {state.status}"
     with anyio.move_on_after(_CANCEL_GRACE, shield=True):
@@ -238,21 +254,22 @@ async def _cancel_leaving(session: Any, state: TaskState) -> str:
 
 
 def _timed_out(
-    session: Any, state: TaskState, status: str, deadline: Any, pace: Pace, note: str
-) -> E.RequestTimeout:
+    session: Session, state: TaskState, status: str, deadline: Deadline | None, pace: Pace, note: str
+) -> RequestTimeout:
     """The RequestTimeout of a call whose deadline passed while its task went on: what the client
     asked, what the server said, what became of the task."""
     where = f"task {state.id} of tool {state.tool!r} on server {session.name!r}"
     asked = f"asked the server {pace.asked} times, the last at the deadline"
     suggested = f"; the server suggests polling every {state.poll_seconds:g} s" if state.poll_ms else ""
     later = f"start it with conn.start({state.tool!r}, ...) and fetch the result later with task.result()"
+    assert deadline is not None  # a deadline passed: there is one
     if deadline.total_passed():
-        return E.RequestTimeout(
+        return RequestTimeout(
             f"{where} did not end within max_timeout={deadline.total:g} s (it is still {status}; "
             f"{asked}{suggested}); {note}. Pass max_timeout=<seconds> (or None) for a longer call, or {later}",
             server=session.name,
         )
-    return E.RequestTimeout(
+    return RequestTimeout(
         f"{where} was still {status} after timeout={deadline.idle:g} s without a change ({asked}"
         f"{suggested}); {note}. Pass timeout=<seconds> for a longer wait (timeout=None waits as long "
         f"as it takes), or {later}",
@@ -260,7 +277,7 @@ def _timed_out(
     )
 
 
-async def _poll(session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]) -> None:
+async def _poll(session: Session, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]) -> None:
     """Wait for the next question at ``pace``, ask it (``tasks/get``), report what changed."""
     await pace.wait()
     await refresh(session, state)
@@ -269,13 +286,11 @@ async def _poll(session: Any, state: TaskState, pace: Pace, flush: Callable[[], 
 
 
 async def _follow_2025(
-    session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
-) -> Any:
+    session: Session, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
+) -> ToolResult:
     """2025-11-25: poll until the task needs input or ends; then ``tasks/result``, which waits for
     the end and carries the server's requests for the task (answered by the SDK's callbacks, i.e.
     the consent layer), while polling goes on for the status line (and the deadlines)."""
-    import anyio
-
     await flush()
     while not state.terminal and state.status != "input_required":
         await _poll(session, state, pace, flush)
@@ -292,11 +307,11 @@ async def _follow_2025(
                 passed.append(exc)
                 group.cancel_scope.cancel()  # stop waiting for tasks/result: the call ends
                 return
-            except E.MCPJupyterError:
+            except MCPJupyterError:
                 return  # the result request reports what went wrong
 
-    raw: dict[str, Any] = {}
-    failures: list[E.MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
+    raw: JSONObject = {}
+    failures: list[MCPJupyterError] = []  # raised after the group: inside, it would wrap them in a group
     async with anyio.create_task_group() as group:
         if not state.terminal:
             group.start_soon(keep_polling)
@@ -304,23 +319,25 @@ async def _follow_2025(
             raw = await _send(
                 session, "tasks/result", state.id, doing=f"getting the result of task {state.id}"
             )
-        except E.MCPJupyterError as exc:
+        except MCPJupyterError as exc:
             failures.append(exc)
         group.cancel_scope.cancel()
     if passed:
         raise passed[0]
     if failures:
-        exc = failures[0]
-        if not isinstance(exc, E.ProtocolError):
-            raise exc
-        if exc.code == INVALID_PARAMS:
-            _forget(state, exc)
+        failure = failures[0]
+        if not isinstance(failure, ProtocolError):
+            raise failure
+        if failure.code == INVALID_PARAMS:
+            _forget(state, failure)
             raise _not_found(session, state) from None
         state.status = "failed"
-        raise _failed(session, state, {"code": exc.code, "message": str(exc), "data": exc.data}) from None
+        raise _failed(
+            session, state, {"code": failure.code, "message": str(failure), "data": failure.data}
+        ) from None
     if not state.terminal:
         state.status = "completed"
-        state.updated = _iso_now()
+        state.updated = timestamp()
         state.changed()
     await flush()
     if state.status == "cancelled":
@@ -329,8 +346,8 @@ async def _follow_2025(
 
 
 async def _follow_2026(
-    session: Any, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
-) -> Any:
+    session: Session, state: TaskState, pace: Pace, flush: Callable[[], Awaitable[None]]
+) -> ToolResult:
     """2026-07-28: poll ``tasks/get``; answer new ``inputRequests`` (each key once) with
     ``tasks/update``; the result or error arrives inline when the task ends."""
     await flush()
@@ -346,27 +363,29 @@ async def _follow_2026(
     if state.status == "cancelled":
         raise _cancelled(session, state)
     if state.status == "failed":
-        raise _failed(session, state, detail.get("error") or {})
+        error = detail.get("error")  # a JSON-RPC error object; anything else says nothing
+        raise _failed(session, state, error if isinstance(error, dict) else {})
     result = detail.get("result")
     if not isinstance(result, dict):
-        raise E.ProtocolError(
+        raise ProtocolError(
             f"server {session.name!r} reported task {state.id} completed without its result",
             server=session.name,
         )
     return _tool_result(session, result, await _listed_tool(session, state.tool))
 
 
-async def _answer_inputs(session: Any, state: TaskState) -> None:
+async def _answer_inputs(session: Session, state: TaskState) -> None:
     """Answer the task's new input requests through the SDK's callbacks (the consent layer: policy,
     card, inbox), then send them in one ``tasks/update``; a key is answered once."""
     from mcp.client.session import ClientRequestContext
     from mcp_types import ErrorData, InputRequest
     from pydantic import TypeAdapter
 
-    requests = state.detail.get("inputRequests") or {}
+    given = state.detail.get("inputRequests")
+    requests = given if isinstance(given, dict) else {}  # key -> request; anything else asks nothing
     client = session.require_client()
     adapter = TypeAdapter(InputRequest)
-    responses: dict[str, Any] = {}
+    responses: JSONObject = {}
     for key, raw in requests.items():
         if key in state.answered:
             continue  # the same request again in a later poll: already answered (or being answered)
@@ -391,13 +410,13 @@ async def _answer_inputs(session: Any, state: TaskState) -> None:
             raise
 
 
-async def cancel(session: Any, state: TaskState) -> None:
+async def cancel(session: Session, state: TaskState) -> None:
     """``tasks/cancel`` (2026: cooperative, an empty ack; 2025: the task as the server now has it)."""
     if state.id.startswith("local-") or state.terminal:
         return
     try:
         raw = await _send(session, "tasks/cancel", state.id, doing=f"cancelling task {state.id}")
-    except E.ProtocolError as exc:
+    except ProtocolError as exc:
         if exc.code == INVALID_PARAMS:
             _forget(state, exc)
             raise _not_found(session, state) from None
@@ -406,31 +425,32 @@ async def cancel(session: Any, state: TaskState) -> None:
         state.changed()
 
 
-async def _listed_tool(session: Any, name: str) -> Any:
+async def _listed_tool(session: Session, name: str) -> Tool | None:
     listed = session.listings.get("tools")
     tool = listed.get(name) if listed is not None else None
     if tool is None:
         try:
             tool = await session.find("tools", name)
-        except E.MCPJupyterError:
+        except MCPJupyterError:
             return None  # a restored task of a tool the server no longer lists: the result still shows
     return tool
 
 
-def _cancelled(session: Any, state: TaskState) -> E.RequestCancelled:
+def _cancelled(session: Session, state: TaskState) -> RequestCancelled:
     why = f": {state.message}" if state.message else ""
-    return E.RequestCancelled(
+    return RequestCancelled(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} was cancelled{why}",
         server=session.name,
     )
 
 
-def _failed(session: Any, state: TaskState, error: dict) -> E.TaskFailed:
+def _failed(session: Session, state: TaskState, error: Mapping[str, object]) -> TaskFailed:
     message = error.get("message") or state.message or "no reason given"
     state.failure = str(message)
-    return E.TaskFailed(
+    code = error.get("code")
+    return TaskFailed(
         f"task {state.id} of tool {state.tool!r} on server {session.name!r} failed: {message}",
-        code=error.get("code"),
+        code=code if isinstance(code, int) else None,
         data=error.get("data"),
         server=session.name,
     )

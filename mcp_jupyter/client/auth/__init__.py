@@ -15,10 +15,14 @@ docs/auth.md is the guide. The modules behind it are internal (their names start
 
 from __future__ import annotations
 
+import time
 import weakref
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..._compat.mcp_sdk import forget_identity_assertion_tokens, reload_oauth_provider
+from ..._escaping import escape
+from .._connections import connections, get_connection
 from ._options import OAuth, as_oauth, build_provider
 from ._signin import SignIn, SignInError, active
 from ._store import MemoryTokens, TokenStore, default_store
@@ -39,7 +43,7 @@ __all__ = [
 ]
 
 # Live SDK providers by server URL: logout must also forget the tokens a connection holds in memory.
-_PROVIDERS: dict[str, weakref.WeakSet] = {}
+_PROVIDERS: dict[str, weakref.WeakSet[Any]] = {}  # the SDK's providers, by server URL
 
 
 def provider_for(options: OAuth, url: str, server: str, on_person: Any = None) -> Any:
@@ -70,12 +74,10 @@ def token_file() -> str:
     return str(default_store().path)
 
 
-class AuthStatus(list):
+class AuthStatus(list[dict[str, Any]]):
     """What :func:`status` returns: one dict per stored sign-in (no token values), shown as a table."""
 
     def _repr_html_(self) -> str:
-        from ..._escaping import escape
-
         if not self:
             return "<p>No stored sign-ins.</p>"
         keys = list(self[0])
@@ -100,10 +102,6 @@ def status() -> AuthStatus:
     """Stored sign-ins: server URL, issuer, client id, scopes, expiry, whether it can refresh, whether
     the token is DPoP-bound (its key is stored with it), and the connections using it. Token values
     are never shown."""
-    import time
-
-    from .._registry import connections
-
     by_url: dict[str, list[str]] = {}
     for name, conn in connections().items():
         url = getattr(conn._session.spec, "url", None)
@@ -152,9 +150,7 @@ def logout(target: str | None = None, *, all: bool = False) -> list[str]:  # noq
 def _url_of(target: Any) -> str:
     if isinstance(target, str) and target.lower().startswith(("http://", "https://")):
         return target
-    from .._registry import get_connection
-
-    url = getattr(get_connection(target)._session.spec, "url", None)
+    url: str | None = getattr(get_connection(target)._session.spec, "url", None)
     if not url:
         raise ValueError(f"connection {target!r} is not an HTTP connection; nothing to log out of")
     return url
@@ -199,8 +195,6 @@ def discover(url: str) -> dict[str, Any]:
     """The protected resource metadata (RFC 9728) of an MCP server URL: its ``resource``, the
     ``authorization_servers`` it trusts and ``scopes_supported`` (an empty dict when it has none).
     Useful to find the issuer to pass as ``OAuth(issuer=...)``."""
-    from urllib.parse import urlsplit
-
     import httpx2
 
     parts = urlsplit(url)

@@ -32,6 +32,8 @@ from collections.abc import AsyncGenerator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from ._signin import SignInError
+
 __all__ = ["DPoPKey", "DPoPState", "DPoPFlow", "htu", "access_token_hash", "DPOP_MODES"]
 
 DPOP_MODES = (True, False, "auto")
@@ -135,8 +137,6 @@ class DPoPState:
         algorithms = self.server_algorithms.get(_origin(token_url))
         if self.mode is True:
             if algorithms and ALGORITHM not in algorithms:
-                from ._signin import SignInError
-
                 raise SignInError(
                     f"OAuth(dpop=True): the authorization server signs DPoP only with {', '.join(algorithms)}, "
                     f"and mcp_jupyter signs with {ALGORITHM}; pass dpop='auto' to fall back to bearer tokens",
@@ -145,7 +145,7 @@ class DPoPState:
             return True
         if self.bound is not None and self.key is not None:
             return True  # refreshing a bound token (e.g. loaded from the token file before any metadata)
-        return bool(algorithms) and ALGORITHM in algorithms
+        return algorithms is not None and ALGORITHM in algorithms  # none advertised: bearer
 
     def ensure_key(self) -> DPoPKey:
         """The key, made on first use."""
@@ -208,7 +208,7 @@ class DPoPState:
             return "use_dpop_nonce" in response.headers.get("WWW-Authenticate", "")
         if response.status_code == 400:
             try:
-                return json.loads(await response.aread()).get("error") == "use_dpop_nonce"
+                return bool(json.loads(await response.aread()).get("error") == "use_dpop_nonce")
             except (ValueError, TypeError, AttributeError):
                 return False
         return False
@@ -225,7 +225,6 @@ class DPoPState:
         if not isinstance(body, dict) or "access_token" not in body:
             return response
         kind = str(body.get("token_type") or "").lower()
-        from ._signin import SignInError
 
         if kind == "dpop":
             if not proved:
@@ -278,11 +277,16 @@ class DPoPFlow:
         try:
             outgoing = await flow.__anext__()
             while True:
-                token_request = state is not None and outgoing is not request and _is_token_request(outgoing)
-                proved = token_request and state.wanted_at(outgoing.url)
+                # the state again, when this request is for a token (None: a resource request, or no DPoP)
+                token_state = (
+                    state
+                    if state is not None and outgoing is not request and _is_token_request(outgoing)
+                    else None
+                )
+                proved = token_state is not None and token_state.wanted_at(outgoing.url)
                 for attempt in range(2):  # the second time with the nonce the server just gave
-                    if proved:
-                        state.sign_token_request(outgoing)
+                    if token_state is not None and proved:
+                        token_state.sign_token_request(outgoing)
                     presented = state is not None and outgoing is request and state.present(outgoing)
                     response = yield outgoing
                     if state is None:
@@ -290,8 +294,8 @@ class DPoPFlow:
                     await state.observe(outgoing, response)
                     if attempt or not (proved or presented) or not await state.nonce_challenge(response):
                         break
-                if token_request:
-                    response = await state.token_response(response, proved=proved)
+                if token_state is not None:
+                    response = await token_state.token_response(response, proved=proved)
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return

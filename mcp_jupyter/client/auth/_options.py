@@ -13,12 +13,20 @@ JWT-bearer token request.
 
 from __future__ import annotations
 
+import inspect
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
 
 from ..._compat.mcp_sdk import oauth_provider_class, reload_oauth_provider
+from ._dpop import DPoPFlow, DPoPState
+from ._signin import Browser
+from ._store import MemoryTokens, ServerTokens, default_store
 
 __all__ = ["OAuth", "as_oauth", "build_provider"]
 
@@ -79,7 +87,7 @@ class OAuth:
     private_key: str | None = None
     signing_algorithm: str = "RS256"
     assertion: Callable[..., Any] | None = None
-    workload_token: str | os.PathLike | Callable[[str], Any] | None = None
+    workload_token: str | os.PathLike[str] | Callable[[str], Any] | None = None
     dpop: bool | str = "auto"
     issuer: str | None = None
     token_endpoint_auth_method: str | None = None
@@ -175,8 +183,6 @@ def as_oauth(auth: Any) -> OAuth | None:
 
 def build_provider(options: OAuth, url: str, server: str) -> tuple[Any, Any]:
     """The SDK ``httpx2.Auth`` for ``url`` and the :class:`~.signin.Browser` it uses (or None)."""
-    from ._dpop import DPoPState
-
     dpop = DPoPState(options.dpop)
     storage, stored_port = _storage(options, url, dpop)
     scope = options.scopes if isinstance(options.scopes, str) else None
@@ -202,7 +208,7 @@ def _provider(
             token_endpoint_auth_method=options.token_endpoint_auth_method,
         )
         return provider, None
-    if options.grant == "jwt-bearer":
+    if options.grant == "jwt-bearer" and options.assertion is not None:  # the one grant with an assertion
         from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 
         assertion = _async(options.assertion)
@@ -215,24 +221,25 @@ def _provider(
         return _client_credentials(options, url, storage, scope), None
     from mcp.shared.auth import OAuthClientMetadata
 
-    from ._signin import Browser
-
     browser = Browser(server, options, preferred_port=stored_port)
     storage.redirect_uri = browser.redirect_uri
     if options.client_id:
         storage.client = _preregistered(options, browser.redirect_uri)
-    method = (
+    auth_method = (
         {"token_endpoint_auth_method": options.token_endpoint_auth_method}
         if options.token_endpoint_auth_method
         else {}
     )
-    metadata = OAuthClientMetadata(
-        client_name=options.client_name,
-        redirect_uris=[browser.redirect_uri],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        scope=scope,
-        **method,
+    # validated from the wire's plain strings, as the SDK reads it (the URL becomes an AnyUrl)
+    metadata = OAuthClientMetadata.model_validate(
+        {
+            "client_name": options.client_name,
+            "redirect_uris": [browser.redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "scope": scope,
+            **auth_method,
+        }
     )
     provider = _provider_class()(
         url,
@@ -262,8 +269,6 @@ def _retarget(provider: Any, browser: Any, storage: Any, options: OAuth) -> None
 
 def _with_dpop(cls: type) -> type:
     """The SDK provider class with DPoP around its flow (:class:`~.dpop.DPoPFlow`)."""
-    from ._dpop import DPoPFlow
-
     return type(cls.__name__, (DPoPFlow, cls), {})
 
 
@@ -276,9 +281,7 @@ def _provider_class() -> type:
     counted from now; setting the expiry from it on load makes the SDK refresh first instead.
     """
 
-    from ._dpop import DPoPFlow
-
-    class Provider(DPoPFlow, oauth_provider_class()):
+    class Provider(DPoPFlow, oauth_provider_class()):  # type: ignore[misc]  # the SDK's class, found at run time
         retarget: Any = None
 
         async def async_auth_flow(self, request: Any) -> Any:
@@ -304,8 +307,6 @@ def _provider_class() -> type:
 
 
 def _storage(options: OAuth, url: str, dpop: Any) -> tuple[Any, int | None]:
-    from ._store import MemoryTokens, ServerTokens, default_store
-
     if not options.store or options.grant == "workload":  # SEP-1933: workload tokens are not persisted
         return MemoryTokens(), None
     store = default_store()
@@ -314,8 +315,6 @@ def _storage(options: OAuth, url: str, dpop: Any) -> tuple[Any, int | None]:
 
 def _stored_loopback_port(store: Any, url: str) -> int | None:
     """The port of a stored registration's loopback redirect URI: reuse it (strict servers match ports)."""
-    from urllib.parse import urlsplit
-
     client = (store.get(url) or {}).get("client") or {}
     for uri in client.get("redirect_uris") or []:
         parts = urlsplit(str(uri))
@@ -330,19 +329,20 @@ def _preregistered(options: OAuth, redirect_uri: str) -> Any:
     method = options.token_endpoint_auth_method or (
         "client_secret_basic" if options.client_secret else "none"
     )
-    return OAuthClientInformationFull(
-        client_id=options.client_id,
-        client_secret=options.client_secret,
-        redirect_uris=[redirect_uri],
-        token_endpoint_auth_method=method,
-        grant_types=["authorization_code", "refresh_token"],
-        issuer=options.issuer,
+    # validated from plain strings, as the SDK reads a stored registration (the URL becomes an AnyUrl)
+    return OAuthClientInformationFull.model_validate(
+        {
+            "client_id": options.client_id,
+            "client_secret": options.client_secret,
+            "redirect_uris": [redirect_uri],
+            "token_endpoint_auth_method": method,
+            "grant_types": ["authorization_code", "refresh_token"],
+            "issuer": options.issuer,
+        }
     )
 
 
 def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | None) -> Any:
-    import warnings
-
     from mcp.client.auth.extensions import client_credentials as cc
     from mcp.shared.exceptions import MCPDeprecationWarning
 
@@ -354,11 +354,14 @@ def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | Non
             if os.path.exists(key):
                 with open(key, encoding="utf-8") as fh:
                     key = fh.read()
-            jwt = cc.SignedJWTParameters(
-                issuer=options.client_id,
-                subject=options.client_id,
-                signing_key=key,
-                signing_algorithm=options.signing_algorithm,
+            # the client signs as itself (OAuth refuses private_key without client_id)
+            jwt = cc.SignedJWTParameters.model_validate(
+                {
+                    "issuer": options.client_id,
+                    "subject": options.client_id,
+                    "signing_key": key,
+                    "signing_algorithm": options.signing_algorithm,
+                }
             )
             return _with_dpop(cc.PrivateKeyJWTOAuthProvider)(
                 url, storage, options.client_id, jwt.create_assertion_provider(), scope, options.issuer
@@ -370,14 +373,10 @@ def _client_credentials(options: OAuth, url: str, storage: Any, scope: str | Non
 
 
 def _async(fn: Callable[..., Any]) -> Callable[..., Any]:
-    import inspect
-
     if inspect.iscoroutinefunction(fn):
         return fn
 
     async def call(*args: Any) -> Any:
-        import anyio
-
         result = await anyio.to_thread.run_sync(fn, *args)
         return await result if inspect.isawaitable(result) else result
 

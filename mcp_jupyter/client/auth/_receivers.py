@@ -3,7 +3,7 @@
 Three ways, tried in this order (docs/auth.md, "Where the redirect goes"):
 
 - the Jupyter server's route ``{base_url}mcp-jupyter/oauth/callback``, which hands the query to the
-  kernel that expects its ``state`` (:mod:`mcp_jupyter._handoff`); used when JupyterLab told the
+  kernel that expects its ``state`` (:mod:`mcp_jupyter._oauth_handoff`); used when JupyterLab told the
   kernel (over the lab channel) that the server extension answers. Works on JupyterHub and Binder,
   where a kernel's own ports are unreachable from the browser;
 - a one-shot listener on ``127.0.0.1`` (plain IPython, scripts, a kernel without the extension);
@@ -16,13 +16,18 @@ Nothing here logs a code or a state.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import socket
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import anyio
 
 from ... import _hooks as hooks
-from ..._handoff import CALLBACK_PARAMS, CALLBACK_PATH
+from ... import _oauth_handoff as handoff
+from ..._escaping import escape
+from ..._oauth_handoff import CALLBACK_PARAMS, CALLBACK_PATH
 
 __all__ = [
     "CALLBACK_ROUTE",
@@ -51,11 +56,9 @@ def jupyter_redirect_uri() -> str | None:
         return None
     if not page or not page.get("server_extension") or not page.get("origin"):
         return None
-    from ... import _handoff as handoff
 
     if not handoff.available():
         return None
-    from urllib.parse import urljoin
 
     # JupyterLab's PageConfig.getBaseUrl() is absolute ("http://host:8888/user/ann/"); a path works too.
     base = urljoin(str(page["origin"]).rstrip("/") + "/", str(page.get("base_url") or "/"))
@@ -84,7 +87,8 @@ def free_loopback_port(preferred: int | None = None) -> int:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
-            return probe.getsockname()[1]
+            bound: int = probe.getsockname()[1]  # (host, port) for AF_INET
+            return bound
     raise OSError("no free port on 127.0.0.1")  # pragma: no cover - port 0 always binds
 
 
@@ -94,15 +98,13 @@ _UNKNOWN_PAGE = "No notebook is waiting for this sign-in (it finished, was cance
 
 
 async def serve_loopback(
-    port: int, state: str, deliver: Callable[[dict[str, str]], None], *, task_status: Any
+    port: int, state: str, deliver: Callable[[dict[str, str]], object], *, task_status: Any
 ) -> None:
     """Listen on ``127.0.0.1:port`` until one redirect with ``state`` arrives; then ``deliver`` it.
 
     Requests for another path get 404; a wrong or missing state gets a 400 page and the listener
     keeps waiting (a forged link cannot end the sign-in). Cancel the task to stop listening.
     """
-    import anyio
-
     listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=port)
     done = anyio.Event()
 
@@ -125,8 +127,6 @@ async def serve_loopback(
 
 async def _answer(stream: Any, state: str) -> tuple[int, str, dict[str, str] | None]:
     """Read one HTTP request; the status and page to answer, and the parameters when they are ours."""
-    import secrets
-
     data = b""
     while b"\r\n\r\n" not in data and len(data) < _MAX_REQUEST:
         try:
@@ -151,8 +151,6 @@ async def _answer(stream: Any, state: str) -> tuple[int, str, dict[str, str] | N
 
 
 def _http_response(status: int, text: str) -> bytes:
-    from ..._escaping import escape
-
     reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed"}.get(status, "Error")
     body = (
         "<!doctype html><meta charset=utf-8><title>mcp-jupyter sign-in</title>"

@@ -19,12 +19,25 @@ import concurrent.futures
 import inspect
 import secrets
 import sys
+import threading
 import time
+import webbrowser
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import anyio
+
 from ... import _hooks as hooks
+from ... import _oauth_handoff as handoff
+from ...consent._presenters import (
+    StdinUnavailable,
+    kernel,
+    main_thread_blocked,
+    stdin_available,
+    stdin_prompt,
+)
+from ...runtime import runtime
 from ._receivers import (
     LOOPBACK_PATH,
     free_loopback_port,
@@ -82,7 +95,7 @@ class SignIn:
         """When the sign-in gives up (``time.time()`` seconds)."""
         return self.started + self.timeout
 
-    def add_done_callback(self, fn: Callable[[SignIn], None]) -> None:
+    def add_done_callback(self, fn: Callable[[SignIn], object]) -> None:
         """Call ``fn(self)`` when the sign-in finishes (on whatever thread finishes it)."""
         self._future.add_done_callback(lambda _f: fn(self))
 
@@ -219,15 +232,9 @@ class Browser:
 
     # -- receivers and presentation ----------------------------------------------------------------
     async def _start_receiver(self, signin: SignIn, state: str) -> None:
-        import anyio
-
-        from ...runtime import runtime
-
         scope = anyio.CancelScope()
         self._cleanup.append(scope.cancel)
         if self.via == "jupyter":
-            from ... import _handoff as handoff
-
             ticket = handoff.expect(state)
 
             async def receive(*, task_status: Any) -> None:
@@ -276,10 +283,8 @@ class Browser:
         if signin.via != "jupyter" and _in_kernel():
             _offer_stdin_paste(signin)
 
-    async def _run_hook(self, hook: Callable, signin: SignIn) -> None:
+    async def _run_hook(self, hook: Callable[[str], Any], signin: SignIn) -> None:
         """The headless user agent: it may return the redirect URL it ended on (then no receiver is needed)."""
-        import anyio
-
         if inspect.iscoroutinefunction(hook):
             result = await hook(signin.url)
         else:
@@ -297,8 +302,6 @@ class Browser:
 
 def _print_link(signin: SignIn) -> None:
     """No card: print the link and open the system browser (plain Python, IPython in a terminal)."""
-    import webbrowser
-
     print(
         f"Sign in to {signin.server} at {signin.host} (waiting {signin.timeout:g} s):\n  {signin.url}",
         file=sys.stderr,
@@ -311,18 +314,12 @@ def _print_link(signin: SignIn) -> None:
 
 
 def _in_kernel() -> bool:
-    from ...consent._presenters import kernel
-
     return kernel() is not None
 
 
 def _offer_stdin_paste(signin: SignIn) -> None:
     """A sync call blocks the main thread, so the card's paste box and Cancel wait for the cell; the
     stdin prompt still works there (when the frontend allows it): paste the address, or Enter to cancel."""
-    import threading
-
-    from ...consent._presenters import StdinUnavailable, main_thread_blocked, stdin_available, stdin_prompt
-
     if not (main_thread_blocked() and stdin_available()):
         return
 

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 __all__ = ["TokenStore", "ServerTokens", "MemoryTokens", "default_store", "store_dir"]
 
@@ -41,7 +42,7 @@ def store_dir() -> Path:
 class TokenStore:
     """The token file: records by server URL (see the module docstring)."""
 
-    def __init__(self, directory: str | os.PathLike | None = None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = Path(directory) if directory is not None else store_dir()
 
     @property
@@ -251,8 +252,6 @@ class MemoryTokens:
 
 def _loopback_match(registered: list[str], wanted: str) -> bool:
     """RFC 8252 §7.3: a loopback redirect URI matches whatever the port."""
-    from urllib.parse import urlsplit
-
     want = urlsplit(wanted)
     if want.hostname not in ("127.0.0.1", "localhost", "::1"):
         return False

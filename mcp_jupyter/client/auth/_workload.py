@@ -27,14 +27,14 @@ from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.client.auth.utils import issuers_match
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthClientMetadata
 
+from ._signin import SignInError
+
 __all__ = ["WorkloadIdentityProvider", "token_source"]
 
 
 def token_source(workload_token: Any, call: Callable[..., Any]) -> Callable[[str], Awaitable[str]]:
     """``async (audience) -> JWT`` from ``OAuth(workload_token=...)``: a file read at each use, or the
     user's callable (``call`` makes it async) given the authorization server's issuer as audience."""
-    from ._signin import SignInError
-
     if callable(workload_token):
         fn = call(workload_token)
 
@@ -89,11 +89,14 @@ class WorkloadIdentityProvider(OAuthClientProvider):
         token_endpoint_auth_method: str | None = None,
     ) -> None:
         method = token_endpoint_auth_method or ("client_secret_basic" if client_secret else "none")
-        metadata = OAuthClientMetadata(
-            redirect_uris=None,
-            grant_types=[JWT_BEARER_GRANT_TYPE],
-            token_endpoint_auth_method=method,
-            scope=scope,
+        # validated from plain strings (the method is one the authorization server names)
+        metadata = OAuthClientMetadata.model_validate(
+            {
+                "redirect_uris": None,
+                "grant_types": [JWT_BEARER_GRANT_TYPE],
+                "token_endpoint_auth_method": method,
+                "scope": scope,
+            }
         )
         super().__init__(server_url, metadata, storage, None, None)
         self._source = source

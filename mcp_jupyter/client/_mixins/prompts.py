@@ -6,17 +6,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ... import errors as E
+from ...errors import InvalidArguments
 from .._items import Prompts
 from .._results import PromptResult
 from .._runtime_methods import blocking, on_runtime
+from .._session.core import Session
 from .tools import merge_args
 
 
 class PromptsFeature:
     """``conn.prompts``, ``conn.prompt``, ``conn.complete``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_prompts(self, refresh: bool = False) -> Prompts:
@@ -44,7 +45,7 @@ class PromptsFeature:
         missing = [a for a in prompt.required if a not in args]
         if missing:
             unset = [a for a in missing if a in given]
-            raise E.InvalidArguments(
+            raise InvalidArguments(
                 f"prompt {name!r} on server {session.name!r} needs the argument(s) {', '.join(missing)}"
                 + (
                     f" ({', '.join(unset)} given as None, which means 'not given': pass a string)"
@@ -87,7 +88,7 @@ class PromptsFeature:
         ref = (
             PromptReference(type="ref/prompt", name=prompt)
             if prompt is not None
-            else ResourceTemplateReference(type="ref/resource", uri=template)
+            else ResourceTemplateReference(type="ref/resource", uri=str(template))
         )
         with session.mapped_errors("completing"):
             raw = await client.complete(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import warnings
 
 
@@ -18,8 +19,6 @@ def _quiet_sdk_logging() -> None:
     cell. A NullHandler on the ``mcp`` logger stops that; what matters reaches ``conn.warnings``.
     A user who configures logging still gets the records through the root logger.
     """
-    import logging
-
     sdk_logger = logging.getLogger("mcp")
     if not any(isinstance(h, logging.NullHandler) for h in sdk_logger.handlers):
         sdk_logger.addHandler(logging.NullHandler())

@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import errors as E
+from ..._protocol import member
+from ...errors import ProtocolError
 from .._items import Resources, ResourceTemplates
 from .._results import ResourceResult
 from .._runtime_methods import blocking, on_runtime
 from .._session import CONNECTION_DEFAULT
+from .._session.core import Session
 
 
 class ResourcesFeature:
     """``conn.resources``, ``conn.resource_templates``, ``conn.read``, ``conn.subscribe``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_resources(self, refresh: bool = False) -> Resources:
@@ -66,8 +68,8 @@ class ResourcesFeature:
         session = self._session
         session.require_client()
         uri = str(uri)
-        if not (session.capabilities.get("resources") or {}).get("subscribe"):
-            raise E.ProtocolError(
+        if not member(session.capabilities, "resources", "subscribe"):
+            raise ProtocolError(
                 f"server {session.name!r} does not support resource subscriptions (capabilities.resources.subscribe)",
                 server=session.name,
             )

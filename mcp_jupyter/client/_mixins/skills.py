@@ -8,12 +8,17 @@ mismatch raises :class:`~mcp_jupyter.errors.SkillVerificationFailed` and nothing
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
-from ... import errors as E
-from .. import _skills as S
+from ..._compat.mcp_sdk import send_raw_request
+from ..._protocol import JSONObject, JSONValue
+from ...errors import SkillVerificationFailed
 from .._items import LoadedSkill, Skill, Skills
 from .._runtime_methods import blocking, on_runtime
+from .._session.core import Session
+from .._session.deadlines import Deadline
+from .._skills import check_file, check_frontmatter, declared
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
 
@@ -21,7 +26,7 @@ _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listin
 class SkillsFeature:
     """``conn.skills``, ``conn.load_skill``/``aload_skill``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_skills(self, refresh: bool = False) -> Skills:
@@ -30,25 +35,28 @@ class SkillsFeature:
         Listing reads none of the skills' files."""
         session = self._session
         listings = session.listings
-        if not refresh and "skills" in listings:
-            return listings["skills"]
+        cached = listings.get("skills")
+        if not refresh and isinstance(cached, Skills):
+            return cached
         client = session.require_client()
-        entries: list = []
-        if S.declared(session.capabilities):
-            from ..._compat.mcp_sdk import send_raw_request
-
-            cursor = None
+        entries: list[JSONObject] = []
+        if declared(session.capabilities):
+            cursor: JSONValue = None
             for _ in range(_LIST_PAGE_CAP):
-                params = {"cursor": cursor} if cursor else {}
-                page = await session.request(
-                    "listing skills",
-                    lambda _progress, p=params: send_raw_request(client.session, "skills/list", p),
-                )
-                entries.extend(e for e in page.get("skills") or [] if isinstance(e, dict))
+                params: JSONObject = {"cursor": cursor} if cursor else {}
+
+                def page_of(_deadline: Deadline, params: JSONObject = params) -> Awaitable[JSONObject]:
+                    return send_raw_request(client.session, "skills/list", params)
+
+                page = await session.request("listing skills", page_of)
+                skills = page.get("skills")
+                entries.extend(e for e in (skills if isinstance(skills, list) else []) if isinstance(e, dict))
                 cursor = page.get("nextCursor")
                 if not cursor:
                     break
-        listing = Skills([Skill.from_entry(e, session.owner) for e in entries], session.name)
+        listing = Skills(
+            [Skill.from_entry(e, session.name, session.connection_ref) for e in entries], session.name
+        )
         listings["skills"] = listing
         return listing
 
@@ -77,18 +85,18 @@ class SkillsFeature:
         try:
             text = await self._skill_file(skill, skill.uri, manifest)
             if not isinstance(text, str):
-                raise E.SkillVerificationFailed(
+                raise SkillVerificationFailed(
                     f"skill {skill.name!r}: {skill.uri} is binary; a SKILL.md is text",
                     skill=skill.name,
                     uri=skill.uri,
                     field="content",
                 )
-            frontmatter = S.check_frontmatter(skill.name, skill.uri, text, skill.frontmatter)
+            frontmatter = check_frontmatter(skill.name, skill.uri, text, skill.frontmatter)
             files: dict[str, str | bytes] = {skill.uri: text}
             for listed in skill.files:
                 if listed.uri not in files:
                     files[listed.uri] = await self._skill_file(skill, listed.uri, listed)
-        except E.SkillVerificationFailed as exc:
+        except SkillVerificationFailed as exc:
             exc.server = session.name
             raise
         return LoadedSkill(skill.name, skill.uri, text, files, frontmatter, session.name)
@@ -100,12 +108,12 @@ class SkillsFeature:
         result = await self.aread(uri)  # type: ignore[attr-defined]
         content: str | bytes | None = result.text if result.text is not None else result.blob
         if content is None:
-            raise E.SkillVerificationFailed(
+            raise SkillVerificationFailed(
                 f"skill {skill.name!r}: reading {uri} returned no content",
                 skill=skill.name,
                 uri=uri,
                 field="content",
             )
         if listed is not None:
-            S.check_file(skill.name, uri, content, listed.size, listed.digest)
+            check_file(skill.name, uri, content, listed.size, listed.digest)
         return content

@@ -50,14 +50,15 @@ class _Settled(ValueError):
     pass it on as it is instead of wrapping it."""
 
 
-class LiteralFrame(pd.DataFrame):
+class LiteralFrame(pd.DataFrame):  # type: ignore[misc]  # pandas is untyped here (no pandas-stubs)
     """A DataFrame parsed from a Python literal: its repr says so, and so does ``attrs``
     (``attrs["parsed_from"] == "python literal"``, ``attrs["note"]``). Frames derived from it
     (``df.head()``, ``df[...]``) are plain DataFrames that keep the ``attrs``."""
 
     @property
     def _constructor(self) -> type[pd.DataFrame]:
-        return pd.DataFrame
+        plain: type[pd.DataFrame] = pd.DataFrame
+        return plain
 
     def __repr__(self) -> str:
         return f"# {LITERAL_NOTE}\n{super().__repr__()}"
@@ -181,7 +182,7 @@ def _table_value(data: Any, field: str | None, header: bool | None) -> pd.DataFr
     )
 
 
-def _ways(data: Mapping, header: bool | None) -> str:
+def _ways(data: Mapping[str, Any], header: bool | None) -> str:
     """The calls that give a table from some field of ``data`` (each tried), else ``result.data``."""
     calls = (_working_call(data, key, header) for key, value in data.items() if isinstance(value, list))
     working = [call for call in calls if call]

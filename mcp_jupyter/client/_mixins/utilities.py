@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
+from ..._compat.mcp_sdk import opt_in_log_level
 from .._runtime_methods import blocking, on_runtime
+from .._session.core import Session
+
+if TYPE_CHECKING:
+    from mcp_types import LoggingLevel
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
@@ -14,7 +19,7 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 class UtilitiesFeature:
     """``conn.ping``, ``conn.set_log_level``, ``conn.on_notification``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def aping(self, *, timeout: float | None = 10.0) -> float:
@@ -45,7 +50,7 @@ class UtilitiesFeature:
             _stamp_log_level(client.session, level)
             return
         with session.mapped_errors("setting the log level"):
-            await client.set_logging_level(level)
+            await client.set_logging_level(cast("LoggingLevel", level))  # one of LOG_LEVELS: checked above
 
     set_log_level = blocking(aset_log_level)
 
@@ -65,7 +70,5 @@ def _stamp_log_level(session: Any, level: str) -> None:
     The SDK reads ``Client(log_level=...)`` once, at the handshake (mcp_jupyter/_compat/mcp_sdk.py).
     """
     from mcp_types import LOG_LEVEL_META_KEY
-
-    from ..._compat.mcp_sdk import opt_in_log_level
 
     opt_in_log_level(session, level, LOG_LEVEL_META_KEY)

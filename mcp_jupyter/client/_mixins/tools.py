@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ... import errors as E
+from .._batch import map_tool
 from .._items import Tools
 from .._results import ToolResult
 from .._runtime_methods import blocking, on_runtime
-from .._session import CONNECTION_DEFAULT, adapt_callback
-from .._tasks import call_tool_maybe_task
-
-ProgressCallback = Callable[[float, float | None, str | None], Any]
+from .._session import CONNECTION_DEFAULT
+from .._session.core import Session
+from .._tool_call import ProgressCallback, call_tool
 
 
 class ToolsFeature:
     """``conn.tools``, ``conn.call``/``acall``, ``conn.map``/``amap``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def alist_tools(self, refresh: bool = False) -> Tools:
@@ -86,8 +85,6 @@ class ToolsFeature:
         For inputs too large for one kernel (millions of rows, or a slow server), ``mj.dask.map``
         does the same on a Dask cluster, a connection per worker (docs/dask.md).
         """
-        from .._batch import map_tool
-
         return await map_tool(
             self._session,
             tool,
@@ -102,57 +99,7 @@ class ToolsFeature:
     map = blocking(amap)
 
 
-async def call_tool(
-    session: Any,
-    name: str,
-    args: dict,
-    timeout: float | None,
-    progress: ProgressCallback | None,
-    raise_on_error: bool,
-    max_timeout: float | None = CONNECTION_DEFAULT,
-    *,
-    tool: Any = None,
-) -> ToolResult:
-    """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result.
-
-    ``tool``: the listed tool when the caller already found it (the app bridge, which checked
-    that the app may call it)."""
-    client = session.require_client()
-    if tool is None:
-        listed = session.listings.get("tools")
-        tool = listed.get(name) if listed is not None else None  # hot path: no await on a cache hit
-    if tool is None:
-        tool = await session.find("tools", name)
-    if session.validate:  # validate=False sends the arguments exactly as given (None as null)
-        args = session.check_arguments(tool, args)
-    raw = await session.request(
-        f"calling tool {name!r}",
-        # A task (a tool requiring one, or a 2026-07-28 server answering with one) is followed to its
-        # end; its status changes count as progress (client/_tasks/).
-        lambda deadline: call_tool_maybe_task(session, client, tool, args, deadline),
-        timeout=timeout,
-        max_timeout=max_timeout,
-        progress=adapt_callback(progress, arity=3) if progress is not None else None,
-    )
-    result = ToolResult.from_sdk(raw, tool, session.name)
-    if not result.is_error:
-        # The SDK's call_tool validated the structured content against the tool's outputSchema
-        # (from the same listing as ``tool``) and raised if it did not match: not checked twice.
-        result._checked_by_sdk()
-    result.arguments = args  # an app output sends them to its app (ui/notifications/tool-input)
-    if session.recorders:  # conn.record() / %mcp record (one check when none is active)
-        for recorder in session.recorders:
-            recorder("call", name, args, result)
-    if raise_on_error and result.is_error:
-        raise E.ToolError(
-            f"tool {name!r} on server {session.name!r} returned an error: {result.text[:2000]}",
-            result=result,
-            server=session.name,
-        )
-    return result
-
-
-def merge_args(arguments: Mapping[str, Any] | None, kwargs: dict) -> dict:
+def merge_args(arguments: Mapping[str, Any] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
     """One dict of arguments from a positional dict and keyword arguments (keywords win)."""
     if arguments is not None and not isinstance(arguments, Mapping):
         raise TypeError(f"arguments must be a dict, not {type(arguments).__name__}")

@@ -1,65 +1,51 @@
-"""The kernel's connection registry: connections by name, like JupySQL's connection list."""
+"""``mj.connect`` / ``mj.aconnect`` / ``mj.connect_config``: open a connection and register it by name.
+
+The facade's entry points: each makes the connection's settings once (a
+:class:`~mcp_jupyter.client._options.ConnectionOptions`), builds the :class:`Connection`, starts it
+and puts it in the book of connections by name (:mod:`._connections`).
+"""
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
-from .. import _hooks as hooks
 from .._wording import counted
-from ..errors import UnknownConnection, did_you_mean
+from ..errors import ConnectionFailed
+from ..runtime import runtime
 from ._config import load_config, parse_config, select
 from ._connection import DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Connection
+from ._connections import register
+from ._options import ConnectionOptions
 from ._runtime_methods import blocking, on_runtime
 
-__all__ = [
-    "connect",
-    "aconnect",
-    "connect_config",
-    "connections",
-    "get_connection",
-    "disconnect",
-    "disconnect_all",
-]
-
-_CONNECTIONS: dict[str, Connection] = {}
-_LOCK = threading.Lock()
+__all__ = ["connect", "aconnect", "connect_config"]
 
 
-def _prepare(name: str, target: Any, kwargs: dict) -> Connection:
+async def _open_registered(name: str, target: object, options: ConnectionOptions) -> Connection:
+    """On the runtime loop: build, start and register the connection; the one it replaces is closed."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError("a connection needs a name, e.g. mj.connect('demo', 'python -m mcp_jupyter.demo')")
-    return Connection(name, target, **kwargs)
+    conn = Connection.with_options(name, target, options)
+    await conn._session.start()
+    old = register(conn)
+    if old is not None:
+        await old._session.close()
+        old._session.cleanup()
+    return conn
 
 
-def _register(conn: Connection) -> Connection | None:
-    """Put ``conn`` under its name; return the connection it replaces (to be closed)."""
-    with _LOCK:
-        old = _CONNECTIONS.get(conn.name)
-        _CONNECTIONS[conn.name] = conn
-    conn._session.close_hooks.append(_forget)  # conn.close() is the same as mj.disconnect(name)
-    hooks.CONNECTION_EVENTS.notify("opened", conn.name)
-    return old if old is not conn else None
-
-
-def _forget(conn: Connection) -> None:
-    with _LOCK:
-        forgotten = _CONNECTIONS.get(conn.name) is conn
-        if forgotten:
-            del _CONNECTIONS[conn.name]
-    if forgotten:
-        hooks.CONNECTION_EVENTS.notify("closed", conn.name)
-
-
-@on_runtime
+# on_runtime is typed for methods (a positional first parameter); aconnect's first is the public
+# keyword-able ``name``, which the signature keeps as it is.
+@on_runtime  # type: ignore[arg-type]
 async def aconnect(
     name: str,
     target: Any,
     *,
     env: Mapping[str, str] | None = None,
-    cwd: str | os.PathLike | None = None,
+    cwd: str | os.PathLike[str] | None = None,
     headers: Mapping[str, str] | None = None,
     auth: Any = None,
     timeout: float | None = DEFAULT_TIMEOUT,
@@ -90,37 +76,21 @@ async def aconnect(
     wait for a server's first roots request when roots are offered, 2). Connecting again with a name in use replaces (closes) the old
     connection.
     """
-    options = dict(
-        env=env,
-        cwd=cwd,
-        headers=headers,
-        auth=auth,
-        timeout=timeout,
-        max_timeout=max_timeout,
-        connect_timeout=connect_timeout,
-        mode=mode,
-        transport=transport,
-        **callbacks,
-    )
-    conn = _prepare(name, target, options)
-    await conn._session.start()
-    old = _register(conn)
-    if old is not None:
-        await old._session.close()
-        old._session.cleanup()
-    return conn
+    # The keyword arguments above (help() shows them; a test holds them to ConnectionOptions' fields).
+    given = {key: value for key, value in locals().items() if key not in ("name", "target", "callbacks")}
+    return await _open_registered(name, target, ConnectionOptions.of("connect", {**given, **callbacks}))
 
 
 connect = blocking(aconnect)
 
 
 def connect_config(
-    config: str | os.PathLike | Mapping[str, Any],
+    config: str | os.PathLike[str] | Mapping[str, Any],
     names: list[str] | str | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     mode: str = "auto",
-    workspace: str | os.PathLike | None = None,
+    workspace: str | os.PathLike[str] | None = None,
 ) -> dict[str, Connection]:
     """Connect to the servers of an ``mcpServers`` (Claude Desktop/Cursor) or ``servers`` (VS Code) config.
 
@@ -140,9 +110,7 @@ def connect_config(
     failures: list[str] = []
     for spec in chosen:
         try:
-            result[spec.name] = connect(
-                spec.name,
-                spec.target,
+            options = ConnectionOptions(
                 env=spec.env,
                 cwd=spec.cwd,
                 headers=spec.headers,
@@ -150,47 +118,13 @@ def connect_config(
                 mode=mode,
                 transport=spec.transport,
             )
+            result[spec.name] = runtime().call(partial(_open_registered, spec.name, spec.target, options))
         except Exception as exc:  # noqa: BLE001 - reported together below
             failures.append(f"{spec.name}: {exc}")
     if failures:
-        from ..errors import ConnectionFailed
-
         connected = ", ".join(result) or "none"
         raise ConnectionFailed(
             f"{len(failures)} of {counted(len(chosen), 'configured server')} failed (connected: {connected}):\n"
             + "\n".join(failures)
         )
     return result
-
-
-def connections() -> dict[str, Connection]:
-    """All registered connections, name -> Connection (a copy)."""
-    with _LOCK:
-        return dict(_CONNECTIONS)
-
-
-def get_connection(name: str) -> Connection:
-    """The connection registered under ``name`` (a clear error naming the others when missing)."""
-    if isinstance(name, Connection):
-        return name
-    with _LOCK:
-        conn = _CONNECTIONS.get(name)
-        names = list(_CONNECTIONS)
-    if conn is None:
-        hint = did_you_mean(name, names) if names else "none is connected yet; use mj.connect(name, target)"
-        raise UnknownConnection(f"no connection named {name!r}; {hint}")
-    return conn
-
-
-def disconnect(name: str | Connection) -> None:
-    """Close the connection ``name`` and forget it."""
-    get_connection(name).close()  # closing unregisters it
-
-
-def disconnect_all() -> None:
-    """Close every connection."""
-    with _LOCK:
-        conns = list(_CONNECTIONS.values())
-        _CONNECTIONS.clear()
-    for conn in conns:
-        conn.close()

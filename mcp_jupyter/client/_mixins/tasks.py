@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import anyio
+
+from ...errors import MCPJupyterError
 from .._runtime_methods import blocking, on_runtime
+from .._session.core import Session
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
 from .tools import merge_args
 
@@ -13,7 +17,7 @@ from .tools import merge_args
 class TasksFeature:
     """``conn.start``/``astart``, ``conn.tasks``, ``conn.task``/``atask``."""
 
-    _session: Any
+    _session: Session
 
     @on_runtime
     async def astart(
@@ -61,10 +65,6 @@ class TasksFeature:
         """The tasks this notebook knows on this server (started here, or, for an HTTP server, in an
         earlier kernel), refreshed from the server unless ``refresh_all=False``: a table in notebooks,
         ``.to_dataframe()``; a task the server no longer knows keeps its last status."""
-        import anyio
-
-        from ... import errors as E
-
         session = self._session
         session.require_client()
         book = book_for(session)
@@ -77,7 +77,7 @@ class TasksFeature:
                     return
                 try:
                     await refresh(session, state)
-                except E.MCPJupyterError:
+                except MCPJupyterError:
                     pass  # shown with its last known status (TaskNotFound marks it gone)
 
             async with anyio.create_task_group() as group:
