@@ -19,7 +19,7 @@ import pytest
 import mcp_jupyter as mj
 from mcp_jupyter import consent
 from mcp_jupyter._traffic import REDACTED
-from mcp_jupyter.consent._presenters import register_presenter
+from mcp_jupyter import _hooks as hooks
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +27,6 @@ def clean():
     consent.reset()
     yield
     consent.reset()
-    register_presenter(None)
     mj.disconnect_all()
 
 
@@ -118,13 +117,13 @@ def test_notifications_are_marks(demo):
     assert "1/3" in progress.label
 
 
-def test_input_required_rounds_are_grouped_under_their_call_with_the_persons_time(demo):
+def test_input_required_rounds_are_grouped_under_their_call_with_the_persons_time(demo, provide):
     """The demo server's summarize asks for sampling through an ``input_required`` result (2026-07-28):
     the call goes out twice; a person takes 0.6 s to answer in between."""
     assert demo.protocol_version.startswith("2026")
     consent.sampling_provider(lambda request: "A short summary.")
     person = SlowPerson(0.3)
-    register_presenter(person)
+    provide(hooks.CONSENT_CARDS, person)
     result = asyncio.run(demo.acall("summarize", text="one two three four", max_words=3))
     assert not result.is_error and person.asked
     rounds = spans_of(demo, kind="call", name="summarize")
@@ -136,11 +135,11 @@ def test_input_required_rounds_are_grouped_under_their_call_with_the_persons_tim
     assert all(rounds[0].end <= asked and answered <= rounds[1].start for asked, answered in group[0].waits)
 
 
-def test_a_pushed_sampling_request_shows_the_persons_time_apart(everything_cmd):
+def test_a_pushed_sampling_request_shows_the_persons_time_apart(everything_cmd, provide):
     """2025-11-25: the everything server pushes sampling/createMessage; the notebook answers it."""
     ev = mj.connect("ev", everything_cmd)
     consent.sampling_provider(lambda request: "It is sunny.")
-    register_presenter(SlowPerson(0.4))
+    provide(hooks.CONSENT_CARDS, SlowPerson(0.4))
     result = asyncio.run(ev.acall("trigger-sampling-request", prompt="Weather?", maxTokens=20))
     assert "It is sunny." in result.text
     [asked] = spans_of(ev, kind="server", method="sampling/createMessage")
