@@ -17,9 +17,9 @@ import time
 import pytest
 
 import mcp_jupyter as mj
+from mcp_jupyter import _hooks as hooks
 from mcp_jupyter import consent
 from mcp_jupyter._traffic import REDACTED
-from mcp_jupyter import _hooks as hooks
 
 
 @pytest.fixture(autouse=True)
