@@ -286,6 +286,9 @@ class History(TrafficViews):
                     entry.duration = now - request.time
                     request.duration = entry.duration
                     request.answer = entry
+                elif direction == "recv" and msg_id is not None:
+                    self.unsolicited += 1
+                    unsolicited = self.unsolicited
             elif method == "notifications/cancelled" and isinstance(data, dict):
                 # Our cancellation of our request waits for an answer from the other side (recv).
                 cancelled = self._pending.get(
@@ -293,9 +296,6 @@ class History(TrafficViews):
                 )
                 if cancelled is not None and cancelled.cancelled is None:
                     cancelled.cancelled = now
-                elif direction == "recv" and msg_id is not None:
-                    self.unsolicited += 1
-                    unsolicited = self.unsolicited
             self._append(entry)
         if unsolicited and self.on_unsolicited is not None:
             self.on_unsolicited(msg_id, unsolicited)
