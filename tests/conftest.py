@@ -9,8 +9,14 @@ Fixtures
 ``task_server``     ``(url, token)`` of tests/servers/tasks_server.py over HTTP (tools served as tasks, both eras)
 ``slow_poll_task_server``  the same, suggesting a 5 s poll interval (``SLOW_POLL_MS``)
 ``run_notebook``    ``run_notebook(path_or_nb_or_sources, *, timeout=120, allow_errors=False, cwd=None) -> NotebookNode``
+``tutorial``        ``tutorial(path, *, timeout=120) -> Tutorial``: a tutorial executed once per run (below)
 
 A tutorial (notebooks/NN-*.ipynb) executed without errors is kept for ``make docs`` (save_executed_tutorial).
+
+Each tutorial is executed once per ``make test``: the Binder replay (tests/test_binder.py) executes every
+tutorial in the environment Binder builds, and the tutorials' own tests (TUTORIAL_MODULES) run on the same
+worker right after it (the ``pytest_xdist_make_scheduler`` hook below groups them) and check its executions.
+A tutorial test run without the Binder replay (``make fast-test``, one file) executes its tutorial itself.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,6 +80,20 @@ SLOW_DIRECTORIES = {"conformance"}
 # modules that start kernels or run notebooks (also the longest of `make fast-test`); the many short modules
 # last, to even out the end of the run.
 LONGEST_MODULE = "test_binder.py"
+# The tests of the tutorials, which check the Binder replay's executions when it ran first in their process.
+TUTORIAL_MODULES = {
+    "test_consent_notebook.py",
+    "test_magics_notebook.py",
+    "test_notebook_apps.py",
+    "test_notebook_auth.py",
+    "test_notebook_dask.py",
+    "test_notebook_getting_started.py",
+    "test_notebook_registry.py",
+    "test_notebook_tasks.py",
+    "test_notebook_testing.py",
+    "test_notebook_timeline.py",
+    "test_notebooks_forms.py",
+}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -91,6 +113,20 @@ def _run_rank(item: pytest.Item, path: Path, folders: tuple[str, ...]) -> int:
     return 4
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` with the tutorials' tests on the Binder replay's worker, after it (see the top)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class TutorialsWithBinder(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = super()._split_scope(nodeid)
+            return f"tests/{LONGEST_MODULE}" if Path(module).name in TUTORIAL_MODULES else module
+
+    return TutorialsWithBinder(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests of SLOW_MODULES and SLOW_DIRECTORIES ``slow`` (``make fast-test`` deselects them), and
     order the modules as LONGEST_MODULE's comment says (a stable sort: each module's tests stay in order)."""
@@ -99,6 +135,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(item.fspath).resolve()
         folders = path.relative_to(tests).parts[:-1]
+        if "tutorial" in getattr(item, "fixturenames", ()) and path.name not in TUTORIAL_MODULES:
+            raise pytest.UsageError(f"{path.name} uses the tutorial fixture: add it to TUTORIAL_MODULES")
         if path.name in SLOW_MODULES or SLOW_DIRECTORIES.intersection(folders):
             item.add_marker(pytest.mark.slow)
         module_rank[path] = min(module_rank.get(path, 4), _run_rank(item, path, folders))
@@ -280,6 +318,45 @@ def save_executed_tutorial(path: Path, nb) -> None:
     spec.loader.exec_module(module)
     if module.is_tutorial(path):
         module.save(path, nbformat.writes(nb))
+
+
+@dataclass(frozen=True)
+class Tutorial:
+    """A tutorial executed in a real kernel: the notebook with its outputs, and where it ran."""
+
+    nb: Any  # nbformat.NotebookNode
+    python: str  # the interpreter of the kernel that ran it (and of the processes it started)
+    data_dir: Path  # the Jupyter data directory that kernel used (sign-ins, task stores)
+    ran_in: str  # "the Binder replay" or "this test's kernel", for messages
+
+
+# Filled by tests/test_binder.py with each tutorial it executed without an error, by notebook file name.
+BINDER_TUTORIALS: dict[str, Tutorial] = {}
+
+
+def executed_tutorial(notebook: Path, execute: Callable[[], Any]) -> Tutorial:
+    """The Binder replay's execution of ``notebook`` when this process ran it, else ``execute()``'s."""
+    if (done := BINDER_TUTORIALS.get(notebook.name)) is not None:
+        return done
+    from jupyter_core.paths import jupyter_data_dir
+
+    nb = execute()
+    return Tutorial(nb, sys.executable, Path(jupyter_data_dir()), "this test's kernel")
+
+
+@pytest.fixture
+def tutorial(run_notebook: Callable) -> Callable[..., Tutorial]:
+    """Return ``tutorial(path, *, timeout=120) -> Tutorial``: the tutorial executed once per run.
+
+    The Binder replay's execution when it ran in this process (test_binder.py, first on its worker), else the
+    notebook executed here by ``run_notebook``. Set an environment variable the kernel must see (a private
+    ``JUPYTER_DATA_DIR``) before calling it.
+    """
+
+    def get(path: Path, *, timeout: int = CELL_TIMEOUT) -> Tutorial:
+        return executed_tutorial(Path(path), lambda: run_notebook(path, timeout=timeout))
+
+    return get
 
 
 def cell_text(cell) -> str:

@@ -25,6 +25,11 @@ Docker is not available here and repo2docker itself is not faked: the test repla
    pointing at a closed port and npm offline), so everything they need must have come from binder/. A
    notebook fails the test if any cell's execution fails, not only if it shows an error output.
 
+Each tutorial is executed once per ``make test``, here: a tutorial's own test (tests/test_notebook_*.py and
+the others in conftest.TUTORIAL_MODULES) runs next on the same worker and checks this execution, and
+``make docs`` renders it (docs/_ext/executed_tutorials.py). A tutorial that failed here is executed again
+by its own test, in the development environment, which then says what went wrong.
+
 Why binder/ uses this pip flavour (``runtime.txt`` + ``requirements.txt`` + ``postBuild``) and not
 ``environment.yml``: everything binder/ adds is on PyPI and npm, and repo2docker's base environment
 already has Python 3.11 and Node.js 20, so conda bought nothing, while a conda solve cannot be replayed
@@ -57,6 +62,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+
+from .conftest import BINDER_TUTORIALS, Tutorial, save_executed_tutorial
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CELL_TIMEOUT = 180  # seconds per cell, generous: the CI machine is shared
@@ -319,6 +326,24 @@ def cell_text(nb_path: Path, snippet: str) -> str:
     raise AssertionError(f"{nb_path.name} has no cell containing {snippet!r}")
 
 
+def share_clean_runs(runs: dict, executed: Path, *, python: str, home: Path) -> None:
+    """Hand each tutorial executed without an error to its own test (BINDER_TUTORIALS) and to ``make docs``.
+
+    The tutorials' tests run next on this worker (tests/conftest.py groups them with this module) and check
+    these executions instead of executing each tutorial again in the development environment.
+    """
+    import nbformat
+
+    for name, run in runs.items():
+        source = REPO_ROOT / "notebooks" / name
+        if run["failure"] or run["errors"] or error_outputs(executed / name) or not source.is_file():
+            continue  # its own test executes it again and says what went wrong
+        nb = nbformat.read(executed / name, as_version=4)
+        data_dir = home / ".local" / "share" / "jupyter"  # $HOME is the copy, no JUPYTER_DATA_DIR is set
+        BINDER_TUTORIALS[name] = Tutorial(nb, python, data_dir, "the Binder replay")
+        save_executed_tutorial(source, nb)
+
+
 def test_readme_binder_badge_opens_getting_started():
     """The badge launches this repository and opens the getting-started notebook (REPO_DIR is Lab's root)."""
     readme = (REPO_ROOT / "README.md").read_text()
@@ -412,6 +437,8 @@ def test_binder_build_runs_every_tutorial(tmp_path: Path):
         f"{name} {run['seconds']:.0f} s" for name, run in runs.items()
     )
     print(f"Binder reproduction, Python {version}, run with {offline}; {timings}")
+
+    share_clean_runs(runs, executed, python=report["kernel_argv"][0], home=repo)
 
     tutorials = sorted(p.name for p in (repo / "notebooks").glob("[0-9]*.ipynb"))
     assert len(tutorials) >= 5 and set(tutorials) <= set(runs), (tutorials, list(runs))

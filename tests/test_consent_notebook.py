@@ -16,8 +16,8 @@ def outputs_text(cell) -> str:
     return "\n".join(parts)
 
 
-def test_the_tutorial_runs_headless(run_notebook):
-    nb = run_notebook(NOTEBOOK)
+def test_the_tutorial_runs_headless(tutorial):
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     text = [outputs_text(c) for c in code]
     assert "'action': 'decline'" in text[1]  # headless default

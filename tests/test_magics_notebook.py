@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import save_executed_tutorial
+from .conftest import executed_tutorial, save_executed_tutorial
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02-magics.ipynb"
 
@@ -31,20 +31,25 @@ def output_text(cell) -> str:
     return "\n".join(parts)
 
 
-@pytest.fixture(scope="module")
-def executed(everything_js, venv_python_kernel, tmp_path_factory):
-    """The tutorial, executed once for all assertions below."""
+def _execute(kernel: str):
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
     NotebookClient(
         nb,
-        kernel_name=venv_python_kernel,
+        kernel_name=kernel,
         timeout=120,
         resources={"metadata": {"path": str(NOTEBOOK.parent)}},
     ).execute()
     save_executed_tutorial(NOTEBOOK, nb)
+    return nb
+
+
+@pytest.fixture(scope="module")
+def executed(everything_js, venv_python_kernel):
+    """The tutorial, executed once for all assertions below (by the Binder replay when it ran first)."""
+    nb = executed_tutorial(NOTEBOOK, lambda: _execute(venv_python_kernel)).nb
     return {cell.source: output_text(cell) for cell in nb.cells if cell.cell_type == "code"}
 
 

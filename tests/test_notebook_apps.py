@@ -8,8 +8,8 @@ NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "07-mcp-apps.i
 APP_MIME = "application/vnd.mcp-jupyter.app+json"
 
 
-def test_the_apps_tutorial_runs_and_shows_the_placeholder(run_notebook):
-    nb = run_notebook(NOTEBOOK)
+def test_the_apps_tutorial_runs_and_shows_the_placeholder(tutorial):
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
     call = next(c for c in code if 'me.call("counter")' in c.source)

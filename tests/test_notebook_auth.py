@@ -10,11 +10,12 @@ from .conftest import cell_text
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06-remote-servers-and-auth.ipynb"
 
 
-def test_the_auth_tutorial_runs(run_notebook, tmp_path, monkeypatch):
+def test_the_auth_tutorial_runs(tutorial, tmp_path, monkeypatch):
     monkeypatch.setenv(
         "JUPYTER_DATA_DIR", str(tmp_path / "data")
     )  # the kernel inherits it: its own token file
-    nb = run_notebook(NOTEBOOK)
+    run = tutorial(NOTEBOOK)
+    nb = run.nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
     shown = [cell_text(c) for c in code]
@@ -24,5 +25,5 @@ def test_the_auth_tutorial_runs(run_notebook, tmp_path, monkeypatch):
     assert "{'result': 5}" in shown[4] and "logins so far: 1" in shown[4]
     assert "signed out:" in shown[5]
     assert "No stored sign-ins" in shown[6]
-    token_file = tmp_path / "data" / "mcp_jupyter" / "auth" / "tokens.json"
+    token_file = run.data_dir / "mcp_jupyter" / "auth" / "tokens.json"
     assert token_file.exists() and oct(os.stat(token_file).st_mode & 0o777) == "0o600"

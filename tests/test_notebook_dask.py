@@ -24,13 +24,13 @@ def _cell(nb, snippet: str):
     raise AssertionError(f"no cell contains {snippet!r}")
 
 
-def _workers_and_servers() -> set[int]:
-    """Demo servers and Dask worker processes run by this environment's Python (the machine may be
-    shared: other checkouts' processes are not ours to count)."""
+def _workers_and_servers(python: str = sys.executable) -> set[int]:
+    """Demo servers and Dask worker processes run by ``python`` (the environment the notebook ran in; the
+    machine may be shared: other checkouts' processes are not ours to count)."""
     ours = []
     for p in psutil.process_iter(["cmdline", "status"]):
         cmdline = p.info["cmdline"] or []
-        if not cmdline or cmdline[0] != sys.executable or p.info["status"] == psutil.STATUS_ZOMBIE:
+        if not cmdline or cmdline[0] != python or p.info["status"] == psutil.STATUS_ZOMBIE:
             continue
         if any("mcp_jupyter.demo" in part or "multiprocessing" in part for part in cmdline):
             ours.append(p.pid)
@@ -60,9 +60,10 @@ def _is_pytest(process: psutil.Process) -> bool:
     return "pytest" in cmdline or "exec(eval(sys.stdin.readline()))" in cmdline  # an xdist worker
 
 
-def test_the_dask_tutorial_runs_on_two_worker_processes(run_notebook):
+def test_the_dask_tutorial_runs_on_two_worker_processes(tutorial):
     before = _workers_and_servers()
-    nb = run_notebook(NOTEBOOK, timeout=180)
+    run = tutorial(NOTEBOOK, timeout=180)
+    nb = run.nb
     assert "processes=2 threads=2" in cell_text(_cell(nb, "client = Client(cluster)"))
     assert "ConnectionSpec(name='demo', kind='stdio'" in cell_text(_cell(nb, "demo.spec"))
     assert "npartitions=" in cell_text(_cell(nb, "enriched = mj.dask.map"))  # lazy
@@ -84,4 +85,5 @@ def test_the_dask_tutorial_runs_on_two_worker_processes(run_notebook):
     # had to be killed ("Worker process still alive after 4.0 seconds, killing")
     closed = cell_text(_cell(nb, "cluster.close()"))
     assert "still alive" not in closed and "killing" not in closed, closed
-    assert _started_by_no_test(_workers_and_servers() - before) == set()
+    left = _started_by_no_test(_workers_and_servers(run.python) - before)
+    assert left == set(), f"processes left behind by the tutorial run in {run.ran_in}: {left}"

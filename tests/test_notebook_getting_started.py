@@ -29,8 +29,8 @@ def _cell(nb, snippet: str):
     raise AssertionError(f"no cell contains {snippet!r}")
 
 
-def test_getting_started_runs_and_shows_results(run_notebook):
-    nb = run_notebook(NOTEBOOK, timeout=180)
+def test_getting_started_runs_and_shows_results(tutorial):
+    nb = tutorial(NOTEBOOK, timeout=180).nb
     assert "mcp-jupyter-demo" in _text(_cell(nb, 'demo = mj.connect("demo"'))
     features = _text(_cell(nb, "demo.protocol_features"))  # the first such cell: the table itself
     assert "sampling tools" in features and "<table" in features

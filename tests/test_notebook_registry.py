@@ -14,8 +14,8 @@ NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "11-find-serve
 pytestmark = pytest.mark.kernel
 
 
-def test_the_registry_and_doctor_tutorial_runs(run_notebook, everything_js) -> None:
-    nb = run_notebook(NOTEBOOK)
+def test_the_registry_and_doctor_tutorial_runs(tutorial, everything_js) -> None:
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
     shown = {c.source.splitlines()[-1]: cell_text(c) for c in code}

@@ -10,9 +10,9 @@ from .conftest import cell_text
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "09-long-running-tasks.ipynb"
 
 
-def test_the_tasks_tutorial_runs(run_notebook, tmp_path, monkeypatch):
+def test_the_tasks_tutorial_runs(tutorial, tmp_path, monkeypatch):
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))  # the task store of this run only
-    nb = run_notebook(NOTEBOOK)
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
     shown = {c.source.splitlines()[-1]: cell_text(c) for c in code}

@@ -9,8 +9,8 @@ from .conftest import cell_text
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08-test-your-server.ipynb"
 
 
-def test_the_testing_tutorial_runs(run_notebook):
-    nb = run_notebook(NOTEBOOK)
+def test_the_testing_tutorial_runs(tutorial):
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
     shown = {c.source.splitlines()[-1]: cell_text(c) for c in code}

@@ -10,8 +10,8 @@ NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "12-see-what-h
 VEGALITE = "application/vnd.vegalite.v5+json"
 
 
-def test_the_timeline_tutorial_runs(run_notebook):
-    nb = run_notebook(NOTEBOOK)
+def test_the_timeline_tutorial_runs(tutorial):
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))
     by_source = {c.source.splitlines()[0]: c for c in code}

@@ -20,8 +20,8 @@ def outputs_of(cell) -> str:
     return "\n".join(parts)
 
 
-def test_the_forms_tutorial_runs_and_shows_its_widgets(run_notebook):
-    nb = run_notebook(NOTEBOOK)
+def test_the_forms_tutorial_runs_and_shows_its_widgets(tutorial):
+    nb = tutorial(NOTEBOOK).nb
     code = [c for c in nb.cells if c.cell_type == "code"]
     shown = {c.source.splitlines()[-1]: outputs_of(c) for c in code}
     assert WIDGET in shown["form"]

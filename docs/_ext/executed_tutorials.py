@@ -1,11 +1,12 @@
 """The tutorials, executed once per run: the test suite's executed copies, rendered by ``make docs``.
 
-``make test`` executes every tutorial (``notebooks/[0-9]*.ipynb``) in a real kernel through the
-``run_notebook`` fixture (tests/conftest.py), which saves each successful run with :func:`save`. ``make docs``
-(``.ci/run`` builds the site right after the tests) then renders that copy instead of executing the
-tutorial a third time (the Binder replay is the second): :func:`setup` swaps the copy in when Sphinx reads
-the notebook and turns myst-nb's execution off for it. Without a copy (``make docs`` alone, or a tutorial
-whose test failed) myst-nb executes the notebook as before.
+``make test`` executes every tutorial (``notebooks/[0-9]*.ipynb``) once in a real kernel: the Binder replay
+(tests/test_binder.py) runs them all in the environment Binder builds, and a tutorial test run without it
+(``run_notebook`` in tests/conftest.py) runs its own; each successful run is saved with :func:`save`.
+``make docs`` (``.ci/run`` builds the site right after the tests) then renders that copy instead of executing
+the tutorial again: :func:`setup` swaps the copy in when Sphinx reads the notebook and turns myst-nb's
+execution off for it. Without a copy (``make docs`` alone, or a tutorial that failed) myst-nb executes the
+notebook as before.
 
 A copy is found by a key that hashes the notebook and everything its outputs come from: the package's
 source, the pinned npm servers, the declared dependencies. Any edit to one of them changes the key, so a
