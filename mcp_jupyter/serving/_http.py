@@ -132,14 +132,14 @@ def request_deadline_protocol(seconds: float) -> type:
     keep-alive timer stops as soon as any byte of the next request arrives)."""
     import h11
 
-    if TYPE_CHECKING:  # mypy checks the subclass against uvicorn's class, which _compat reaches at run time
-        from uvicorn.protocols.http.h11_impl import H11Protocol
+    if TYPE_CHECKING:  # mypy checks the subclass against uvicorn's class, which _compat gives at run time
+        from mcp_jupyter._compat.uvicorn import H11ProtocolBase
     else:
         from mcp_jupyter._compat.uvicorn import h11_protocol_class
 
-        H11Protocol = h11_protocol_class()
+        H11ProtocolBase = h11_protocol_class()
 
-    class RequestDeadlineProtocol(H11Protocol):
+    class RequestDeadlineProtocol(H11ProtocolBase):
         _read_deadline: asyncio.TimerHandle | None = None
 
         def _start_read_deadline(self) -> None:
