@@ -38,6 +38,8 @@ __all__ = [
     "JSONValue",
     "JSONObject",
     "member",
+    "json_object",
+    "json_array",
     "TaskStatus",
     "TaskRecord",
     "TaskFields",
@@ -60,6 +62,17 @@ def member(value: JSONValue, *keys: str) -> JSONValue:
             return None
         value = value.get(key)
     return value
+
+
+def json_object(value: object) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else a new empty one: reads a member a server may have left
+    out or sent as another type (``json_object(schema.get("properties"))``)."""
+    return value if isinstance(value, dict) else {}
+
+
+def json_array(value: object) -> list[Any]:
+    """``value`` when it is a JSON array, else a new empty one (``json_array(schema.get("required"))``)."""
+    return value if isinstance(value, list) else []
 
 
 # -- JSON-RPC error codes ----------------------------------------------------------------------------

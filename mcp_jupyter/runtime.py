@@ -267,7 +267,9 @@ class _Hop:
             self.settle(asyncio.CancelledError(), None)
             raise
         except BaseException as exc:
-            self._failed(exc.with_traceback(exc.__traceback__.tb_next))  # type: ignore[union-attr] - this frame carried nothing
+            # Its first frame is this one, which carried nothing (a caught exception always has a traceback).
+            trace = exc.__traceback__
+            self._failed(exc.with_traceback(trace.tb_next if trace else None))
             return
         self.settle(None, value)
 

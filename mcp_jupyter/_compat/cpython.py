@@ -28,6 +28,8 @@ __all__ = ["thread_runs", "register_before_thread_join", "parser_arguments"]
 
 def thread_runs(thread: threading.Thread, code: CodeType) -> bool:
     """Whether ``code`` is on ``thread``'s stack right now."""
+    if thread.ident is None:
+        return False  # not started: no stack
     frame = sys._current_frames().get(thread.ident)
     while frame is not None:
         if frame.f_code is code:

@@ -9,6 +9,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the class a subclass is type-checked against; at run time h11_protocol_class() gives it
+    from uvicorn.protocols.http.h11_impl import H11Protocol as H11ProtocolBase  # noqa: F401
+
 __all__ = ["h11_protocol_class", "H11_PROTOCOL_HOOKS"]
 
 H11_PROTOCOL_HOOKS = ("connection_made", "handle_events", "on_response_complete", "connection_lost")

@@ -9,7 +9,7 @@ timeline draws as a group.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -44,7 +44,7 @@ async def map_rows(
     rows: list[dict[str, Any]],
     concurrency: int,
     timeout: float | None,
-    on_done: Any = None,
+    on_done: Callable[[], object] | None = None,
 ) -> list[Any]:
     """The calls of a batch on the runtime loop, ``concurrency`` at a time, results (or the
     mcp_jupyter exceptions) in order; ``on_done()`` after each call (a bar's step)."""

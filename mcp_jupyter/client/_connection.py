@@ -46,6 +46,7 @@ from .auth import OAuth
 if TYPE_CHECKING:
     from ..testing._checking import CheckReport
     from ..testing._recording import Recorder
+    from .apps import AppConnection
 
 __all__ = [
     "Connection",
@@ -327,6 +328,17 @@ class Connection(
         return f"<Connection {self.name!r} {self.status} {self.target!r}>"
 
 
+if TYPE_CHECKING:
+
+    def _fits_its_parts(conn: Connection) -> AppConnection:
+        """Never runs: mypy checks here that a Connection is what its parts take it for (the
+        self-type protocols of the methods below, in _mixins/) and what its apps do
+        (:class:`~mcp_jupyter.client.apps.AppConnection`). The items' ``ListedBy`` is checked where
+        the Session gets its weak reference."""
+        _ = (conn.can_start, conn.aload_skill, conn.load_skill)
+        return conn
+
+
 # -- conn.spec: how a connection was made ------------------------------------------------------
 #
 # ``conn.spec``: how a connection was made, as a picklable description without secret values.
@@ -462,7 +474,7 @@ def _oauth(public: dict[str, Any]) -> Any:
     return OAuth(**public, open_url=no_person)
 
 
-def spec_of(session: Any) -> ConnectionSpec:
+def spec_of(session: Session) -> ConnectionSpec:
     """The :class:`ConnectionSpec` of a :class:`~mcp_jupyter.client._session.Session` as it is now."""
     target = session.spec
     auth: dict[str, Any] | bool | None = None

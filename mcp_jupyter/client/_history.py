@@ -96,7 +96,7 @@ class HistoryEntry:
     #: (taskId, status) when the message speaks of a task (a created task, a poll's answer, a status)
     task: tuple[str, str] | None = field(default=None, repr=False)
     #: the call a request this side sent belongs to (client/_operations.py)
-    op: Any = field(default=None, repr=False)
+    op: _operations.Operation | None = field(default=None, repr=False)
     #: a request's answer (its response or error entry), once it came
     answer: HistoryEntry | None = field(default=None, repr=False)
     #: when a request was cancelled (``notifications/cancelled``), by either side
@@ -319,7 +319,9 @@ class History(TrafficViews):
         self.version += 1
         self._trim()
 
-    def note_waits(self, request_id: Any, waits: list[tuple[float, float]], op: Any = None) -> None:
+    def note_waits(
+        self, request_id: Any, waits: list[tuple[float, float]], op: _operations.Operation | None = None
+    ) -> None:
         """A person was asked (``waits``: ``[(asked, answered), ...]``) while the notebook answered the
         server's request ``request_id``; or, for a 2026-07-28 ``input_required`` round (the request
         is embedded in a result, not sent), during the call ``op``."""

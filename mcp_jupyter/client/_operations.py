@@ -15,10 +15,13 @@ import itertools
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING, Any
 
 from ..consent._requests import asked_here
+
+if TYPE_CHECKING:
+    from ._history import History
 
 __all__ = ["Operation", "batch", "begin", "current", "end", "noting_waits"]
 
@@ -51,19 +54,19 @@ def current() -> Operation | None:
     return _operation.get()
 
 
-def begin() -> tuple[Operation, object]:
+def begin() -> tuple[Operation, Token[Operation | None]]:
     """Start an operation in this context; pass the token to :func:`end`."""
     op = Operation(_batch.get())
     return op, _operation.set(op)
 
 
-def end(op: Operation, token: object) -> None:
+def end(op: Operation, token: Token[Operation | None]) -> None:
     """The operation :func:`begin` started is over."""
     op.ended = time.time()
-    _operation.reset(token)  # type: ignore[arg-type]
+    _operation.reset(token)
 
 
-def noting_waits(callback: Callable[..., Awaitable[Any]], history: Any) -> Callable[..., Awaitable[Any]]:
+def noting_waits(callback: Callable[..., Awaitable[Any]], history: History) -> Callable[..., Awaitable[Any]]:
     """``callback`` (a sampling or elicitation callback), telling ``history`` when a person was asked
     while it ran: the consent layer notes each wait on its request (``ConsentRequest.waits``)."""
 

@@ -13,9 +13,13 @@ are read from the kept messages once, when first drawn, and cached on the entry.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._traffic import ANSWERED, ERROR_OUTCOMES, Mark, Span, Traffic, percentile, pretty, preview
+
+if TYPE_CHECKING:  # the history imports this module to draw itself
+    from ._history import History, HistoryEntry
+    from ._operations import Operation
 
 __all__ = ["summary", "traffic"]
 
@@ -29,14 +33,14 @@ _MARK_KINDS = {
 }
 
 
-def traffic(history: Any) -> Traffic:
+def traffic(history: History) -> Traffic:
     """The spans and marks of ``history`` (a :class:`~mcp_jupyter.client._history.History`)."""
     lane = getattr(history, "name", "") or "connection"
     spans: list[Span] = []
     marks: list[Mark] = []
     tasks: dict[str, Span] = {}
-    calls: dict[int, tuple[Any, list[Span]]] = {}
-    requests: dict[int, Any] = {}  # id(answer) -> its request
+    calls: dict[int, tuple[Operation, list[Span]]] = {}
+    requests: dict[int, HistoryEntry] = {}  # id(answer) -> its request
     for index, entry in enumerate(history.entries):
         kind = entry.kind
         if kind == "request":
@@ -49,7 +53,7 @@ def traffic(history: Any) -> Traffic:
         elif kind == "notification" or kind == "invalid":
             marks.append(_mark(lane, entry))
         if entry.task is not None:
-            _observe_task(lane, tasks, entry, requests.get(id(entry)))
+            _observe_task(lane, tasks, entry, entry.task, requests.get(id(entry)))
     for op, op_spans in calls.values():
         rounds = _rounds_span(lane, op, op_spans)
         if rounds is not None:
@@ -59,7 +63,7 @@ def traffic(history: Any) -> Traffic:
     return Traffic([lane], spans, marks)
 
 
-def summary(history: Any) -> dict[str, Any]:
+def summary(history: History) -> dict[str, Any]:
     """The requests this side sent: ``calls``, ``errors`` among them (tool errors, protocol errors,
     timeouts) and the median latency of the answered ones (``median_ms``). Read from the entries
     alone (no message is parsed): cheap enough for every sidebar snapshot."""
@@ -78,7 +82,7 @@ def summary(history: Any) -> dict[str, Any]:
     return {"calls": calls, "errors": errors, "median_ms": None if median is None else round(median, 3)}
 
 
-def _request_span(lane: str, entry: Any, index: int) -> Span:
+def _request_span(lane: str, entry: HistoryEntry, index: int) -> Span:
     answer = entry.answer
     op = entry.op
     outcome, end = _outcome(entry, answer, op)
@@ -109,7 +113,9 @@ def _request_span(lane: str, entry: Any, index: int) -> Span:
     return span
 
 
-def _outcome(entry: Any, answer: Any, op: Any) -> tuple[str, float | None]:
+def _outcome(
+    entry: HistoryEntry, answer: HistoryEntry | None, op: Operation | None
+) -> tuple[str, float | None]:
     """How a request ended, and when (None: not yet)."""
     cancelled = entry.cancelled
     if cancelled is not None and (answer is None or answer.time > cancelled):
@@ -130,7 +136,7 @@ def _total(waits: list[tuple[float, float]] | None) -> float | None:
     return sum(answered - asked for asked, answered in waits) if waits else None
 
 
-def _rounds_span(lane: str, op: Any, spans: list[Span]) -> Span | None:
+def _rounds_span(lane: str, op: Operation, spans: list[Span]) -> Span | None:
     """The span around one call's requests when it took several (``input_required`` rounds), or when
     a person answered during it."""
     first = spans[0]
@@ -164,10 +170,16 @@ def _rounds_span(lane: str, op: Any, spans: list[Span]) -> Span | None:
     return span
 
 
-def _observe_task(lane: str, tasks: dict[str, Span], entry: Any, request: Any) -> None:
-    """A message named a task (``entry.task``); ``request`` is the request ``entry`` answers, if any
-    (a status notification may come before the answer that created the task)."""
-    task_id, status = entry.task
+def _observe_task(
+    lane: str,
+    tasks: dict[str, Span],
+    entry: HistoryEntry,
+    task: tuple[str, str],
+    request: HistoryEntry | None,
+) -> None:
+    """A message named a task (``entry.task``: ``task``); ``request`` is the request ``entry`` answers,
+    if any (a status notification may come before the answer that created the task)."""
+    task_id, status = task
     span = tasks.get(task_id)
     when = entry.time
     if span is None:
@@ -195,7 +207,7 @@ def _task_detail(span: Span) -> str:
     return "\n".join(lines)
 
 
-def _mark(lane: str, entry: Any) -> Mark:
+def _mark(lane: str, entry: HistoryEntry) -> Mark:
     method = entry.method or ""
     if entry.kind == "invalid":
         kind = "invalid"
@@ -206,7 +218,7 @@ def _mark(lane: str, entry: Any) -> Mark:
     label = _view(entry)["label"]
     arrow = "→" if entry.direction == "send" else "←"
 
-    def detail(limit: int, e: Any = entry) -> str:
+    def detail(limit: int, e: HistoryEntry = entry) -> str:
         return _one(e, limit)
 
     return Mark(lane, entry.time, kind, f"{arrow} {method} {label}".strip(), detail)
@@ -215,7 +227,7 @@ def _mark(lane: str, entry: Any) -> Mark:
 # -- previews, read from the kept messages once ------------------------------------------------------
 
 
-def _view(entry: Any) -> dict[str, str]:
+def _view(entry: HistoryEntry) -> dict[str, str]:
     """``arguments``, ``result`` and ``label`` previews of an entry (and, once shown, ``pretty``: its
     indented JSON), cached on it: a live timeline reads each message once."""
     view: dict[str, str] | None = entry._view
@@ -224,7 +236,7 @@ def _view(entry: Any) -> dict[str, str]:
     return view
 
 
-def _read_view(entry: Any) -> dict[str, str]:
+def _read_view(entry: HistoryEntry) -> dict[str, str]:
     message = _message(entry)
     view = {"arguments": "", "result": "", "label": ""}
     if entry.truncated:
@@ -281,7 +293,7 @@ def _label_of(method: str | None, params: dict[str, Any]) -> Any:
     return params
 
 
-def _message(entry: Any) -> dict[str, Any]:
+def _message(entry: HistoryEntry) -> dict[str, Any]:
     try:
         message = entry.message
     except (ValueError, TypeError):
@@ -297,7 +309,7 @@ def _clock(when: float) -> str:
 PRETTY_KEPT = 3000
 
 
-def _one(entry: Any, limit: int) -> str:
+def _one(entry: HistoryEntry, limit: int) -> str:
     """One message for the detail panel: a header line and its indented JSON (redacted), cut to
     ``limit`` characters; the JSON is written once per entry and kept (cut to :data:`PRETTY_KEPT`)."""
     view = _view(entry)
@@ -311,7 +323,7 @@ def _one(entry: Any, limit: int) -> str:
     return f"{head}\n{text}"
 
 
-def _detail(request: Any, answer: Any, limit: int) -> str:
+def _detail(request: HistoryEntry, answer: HistoryEntry | None, limit: int) -> str:
     """The request and its answer as indented JSON (redacted), within ``limit`` characters."""
     half = max(limit // 2, 80)
     text = _one(request, half)

@@ -12,6 +12,7 @@ from ._session import CONNECTION_DEFAULT, adapt_callback
 from ._tasks import call_tool_maybe_task
 
 if TYPE_CHECKING:
+    from ._items import Tool
     from ._session.core import Session
 
 __all__ = ["ProgressCallback", "call_tool"]
@@ -28,7 +29,7 @@ async def call_tool(
     raise_on_error: bool,
     max_timeout: float | None = CONNECTION_DEFAULT,
     *,
-    tool: Any = None,
+    tool: Tool | None = None,
 ) -> ToolResult:
     """One ``tools/call`` on the loop: the listed tool (cached), argument check, call, result.
 

@@ -22,12 +22,15 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, cast
 
 from ..errors import MCPJupyterError, ToolNotFound
+from ._items import ListedBy, Resources, ResourceTemplates, Tool, Tools
+from ._results import ResourceResult, ToolResult
 from ._session import CONNECTION_DEFAULT
+from ._session.core import Session
 from ._tool_call import call_tool
 from ._ui_extension import (
     APP_MIME_TYPE,
@@ -82,21 +85,39 @@ class AppResource:
         }
 
 
+class AppConnection(ListedBy, Protocol):
+    """What an app uses of its tool's connection (a :class:`~mcp_jupyter.Connection`), besides what
+    the tool itself does: reading resources (its HTML, its requests), listing tools, resources and
+    templates, and the session its tool calls go through."""
+
+    _session: Session
+
+    def aread(self, uri: str) -> Awaitable[ResourceResult]: ...
+
+    def alist_tools(self, refresh: bool = False) -> Awaitable[Tools]: ...
+
+    def alist_resources(self, refresh: bool = False) -> Awaitable[Resources]: ...
+
+    def alist_resource_templates(self, refresh: bool = False) -> Awaitable[ResourceTemplates]: ...
+
+
 @dataclass
 class AppRecord:
     """One displayed app: the call that produced it and what its app has sent back."""
 
     app_id: str
-    tool: Any  # client.items.Tool (holds a weak reference to its connection)
+    tool: Tool  # holds a weak reference to its connection
     arguments: dict[str, Any]
-    result: Any  # client.results.ToolResult
+    result: ToolResult
     messages: list[dict[str, Any]] = field(default_factory=list)  # ui/message requests the person approved
     context: dict[str, Any] | None = None  # the last ui/update-model-context
 
     @property
-    def connection(self) -> Any:
+    def connection(self) -> AppConnection:
         """The connection the app belongs to (raises once it is closed)."""
-        return self.tool.connection
+        # Only a Connection lists tools; the core knows it as what items use of it (ListedBy), and
+        # mcp_jupyter/client/_connection.py checks that a Connection is an AppConnection too.
+        return cast(AppConnection, self.tool.connection)
 
 
 _lock = threading.Lock()
@@ -139,11 +160,11 @@ def messages() -> list[dict[str, Any]]:
         ]
 
 
-async def aread_app(conn: Any, uri: str) -> AppResource:
+async def aread_app(conn: AppConnection, uri: str) -> AppResource:
     """Read an app's HTML (``resources/read``) with its CSP and permissions (runtime loop)."""
     result = await conn.aread(uri)
     item = next((c for c in result.contents if c.text is not None), None)
-    if item is None:
+    if item is None or item.text is None:
         raise MCPJupyterError(f"the app resource {uri!r} has no HTML text")
     if item.mime_type and not item.mime_type.replace(" ", "").startswith("text/html"):
         raise MCPJupyterError(f"the app resource {uri!r} is {item.mime_type}, not {APP_MIME_TYPE}")
@@ -161,7 +182,7 @@ async def aread_app(conn: Any, uri: str) -> AppResource:
     )
 
 
-async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, Any] | None) -> Any:
+async def acall_for_app(record: AppRecord, name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
     """``tools/call`` on behalf of ``record``'s app: only tools of its own server whose visibility
     includes ``"app"`` (app-only tools included); anything else raises ``ToolNotFound``."""
     conn = record.connection

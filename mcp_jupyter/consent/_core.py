@@ -25,6 +25,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .._protocol import json_object
 from .._wording import counted
 from ._audit_log import AuditLog
 from ._policy_book import Policy, PolicyBook, RateLimiter
@@ -186,7 +187,7 @@ class Broker:
                     type="tool_use",
                     id=str(call.get("id") or f"call_{request.id}_{n}"),
                     name=str(call.get("name", "")),
-                    input=call.get("input") if isinstance(call.get("input"), dict) else {},
+                    input=json_object(call.get("input")),
                 )
                 for n, call in enumerate(calls)
             ]
@@ -294,7 +295,7 @@ class Broker:
         self.log.record(
             server, "roots", "roots/list", "allow", "policy", detail=counted(len(entries), "root")
         )
-        return ListRootsResult(roots=[Root(uri=e.uri, name=e.name) for e in entries])
+        return ListRootsResult(roots=[Root.model_validate({"uri": e.uri, "name": e.name}) for e in entries])
 
     async def _ask_roots(self, request: ConsentRequest, policy: Policy) -> Any:
         """Policy ``ask`` for roots: a person (card, sidebar, prompt) decides whether to share them."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ._requests import ConsentRequest, SamplingAnswer
@@ -92,9 +92,10 @@ class CallableProvider(Provider):
 
     name = "callable"
 
-    def __init__(self, fn: Callable[[ConsentRequest], Any], model_name: str | None = None) -> None:
+    def __init__(self, fn: Callable[[_EditedView], Any], model_name: str | None = None) -> None:
         self.fn = fn
-        self.models = [model_name or getattr(fn, "__name__", "callable")]
+        fn_name: str = getattr(fn, "__name__", "callable")
+        self.models = [model_name or fn_name]
 
     async def complete(
         self, request: ConsentRequest, model: str | None, edits: dict[str, Any]
@@ -266,7 +267,7 @@ def human() -> HumanProvider:
     return HumanProvider()
 
 
-def from_callable(fn: Callable[[ConsentRequest], Any], *, model_name: str | None = None) -> CallableProvider:
+def from_callable(fn: Callable[[_EditedView], Any], *, model_name: str | None = None) -> CallableProvider:
     """A Python function (sync or async) writes each reply."""
     return CallableProvider(fn, model_name)
 
@@ -308,7 +309,9 @@ def as_provider(value: Any) -> Provider:
 
 
 class _EditedView:
-    """The request as the provider should see it, with the user's edits applied."""
+    """The request as the provider should see it, with the user's edits applied: what a callable
+    provider's ``fn(request)`` receives (the sampling views of :class:`ConsentRequest`, ``text``, and
+    the request itself as ``request``)."""
 
     def __init__(self, request: ConsentRequest, edits: dict[str, Any]) -> None:
         self.request = request
@@ -342,7 +345,7 @@ def _normalise_messages(edited: Any, original: list[dict]) -> list[dict]:
     return out
 
 
-def openai_tools(tools: list[dict[str, Any]], choice: str | None) -> dict[str, Any]:
+def openai_tools(tools: Sequence[Mapping[str, Any]], choice: str | None) -> dict[str, Any]:
     """The ``tools``/``tool_choice`` arguments of a chat completion for a sampling request's tools
     (none when it offered none): each an OpenAI ``function`` with the tool's JSON Schema."""
     if not tools:
@@ -365,7 +368,7 @@ def openai_tools(tools: list[dict[str, Any]], choice: str | None) -> dict[str, A
     return out
 
 
-def anthropic_tools(tools: list[dict[str, Any]], choice: str | None) -> dict[str, Any]:
+def anthropic_tools(tools: Sequence[Mapping[str, Any]], choice: str | None) -> dict[str, Any]:
     """The ``tools``/``tool_choice`` arguments of an Anthropic message for a sampling request's tools."""
     if not tools:
         return {}

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "ConsentRequest",
@@ -63,6 +63,10 @@ _SECRET = re.compile(
 )
 
 
+DecisionAction = Literal["approve", "answer", "accept", "decline", "cancel"]
+"""What a :class:`Decision` does with its request."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """What the user (or a responder, or the policy) decided about a request.
@@ -72,7 +76,7 @@ class Decision:
     form's value), ``decline``, or ``cancel``.
     """
 
-    action: str
+    action: DecisionAction
     content: Any = None
     edits: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
@@ -244,7 +248,7 @@ class ConsentRequest:
         self._listeners: list[Callable[[ConsentRequest], None]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._future: asyncio.Future | None = None
+        self._future: asyncio.Future[Decision] | None = None
         self._early: Decision | None = None
         if feature == "sampling":
             self._read_sampling(params)
@@ -258,7 +262,7 @@ class ConsentRequest:
 
     # -- views of the request ----------------------------------------------------------------
     def _read_sampling(self, p: Any) -> None:
-        self.messages = [_message_view(m) for m in p.messages]
+        self.messages: list[dict[str, Any]] = [_message_view(m) for m in p.messages]
         self.system_prompt: str | None = p.system_prompt
         self.include_context: str | None = p.include_context
         prefs = p.model_preferences
@@ -273,28 +277,28 @@ class ConsentRequest:
             else {}
         )
         self.max_tokens: int = p.max_tokens
-        self.roots = []
+        self.roots: list[dict[str, Any]] = []
         self.temperature: float | None = p.temperature
         self.stop_sequences: list[str] = list(p.stop_sequences or [])
         # Sampling with tools (2025-11-25): the tools are the *server's*, described for the model;
         # the model may answer with tool_use blocks, which the server runs, not this client.
-        self.tools: list[SamplingTool] = [
+        self.tools = [
             SamplingTool(
                 name=t.name, description=t.description or "", input_schema=dict(t.input_schema or {})
             )
             for t in (getattr(p, "tools", None) or [])
         ]
         choice = getattr(p, "tool_choice", None)
-        self.tool_choice: str | None = (choice.mode or "auto") if choice is not None else None
+        self.tool_choice = (choice.mode or "auto") if choice is not None else None
         self.message = ""
-        self.schema: dict = {}
-        self.url = None
+        self.schema: dict[str, Any] = {}
+        self.url: str | None = None
         self.mode = "sampling"
 
     def _read_elicitation(self, p: Any) -> None:
         self.mode = getattr(p, "mode", None) or "form"
         self.message = getattr(p, "message", "")
-        self.roots: list[dict[str, Any]] = []
+        self.roots = []
         self.url = getattr(p, "url", None)
         self.elicitation_id = getattr(p, "elicitation_id", None)
         schema = getattr(p, "requested_schema", None)
@@ -361,7 +365,7 @@ class ConsentRequest:
             if self.state == "done":
                 return False
             future, loop = self._future, self._loop
-            if future is None:
+            if future is None or loop is None:  # (wait() sets both at once)
                 self._early = decision
                 return True
         loop.call_soon_threadsafe(_settle, future, decision)
@@ -420,11 +424,10 @@ class ConsentRequest:
         loop = asyncio.get_running_loop()
         with self._lock:
             early, self._early = self._early, None
-            if early is None:
-                self._loop, self._future = loop, loop.create_future()
-            future = self._future
-        if early is not None:
-            return early
+            if early is not None:
+                return early
+            future: asyncio.Future[Decision] = loop.create_future()
+            self._loop, self._future = loop, future
         try:
             with self.asking_person():
                 return await asyncio.wait_for(asyncio.shield(future), timeout)
@@ -458,7 +461,7 @@ class ConsentRequest:
         )
 
 
-def _settle(future: asyncio.Future, decision: Decision) -> None:
+def _settle(future: asyncio.Future[Decision], decision: Decision) -> None:
     if not future.done():
         future.set_result(decision)
 

@@ -18,6 +18,7 @@ concerns (handshake-era ones: the 2026-07-28 protocol asks for roots inside each
 
 from __future__ import annotations
 
+import builtins
 import logging
 import threading
 from dataclasses import dataclass
@@ -108,7 +109,7 @@ class RootsManager:
             entries = [e for e in entries if e.server in ("*", server)]
         return [{"server": e.server, "uri": e.uri, "name": e.name, "path": e.path} for e in entries]
 
-    def for_server(self, server: str) -> list[RootEntry]:
+    def for_server(self, server: str) -> builtins.list[RootEntry]:  # (`list` here is the method above)
         """The roots ``server`` is offered (global ones first, no duplicate URIs)."""
         with self._lock:
             shared = [] if server in self._own else [e for e in self._entries if e.server == "*"]

@@ -104,6 +104,7 @@ from mcp_types import (
     ResourceLink,
     ResourceTemplateReference,
     SamplingMessage,
+    SamplingMessageContentBlock,
     SetLevelRequestParams,
     SubscribeRequestParams,
     TextContent,
@@ -530,7 +531,7 @@ def _weather_calls(reply: CreateMessageResultWithTools) -> list[ToolUseContent]:
 
 def _run_weather(call: ToolUseContent) -> Weather:
     """What `get_weather` gives for one call (the demo runs the tools its LLM asks for)."""
-    units = "imperial" if call.input.get("units") == "imperial" else "metric"
+    units: Literal["metric", "imperial"] = "imperial" if call.input.get("units") == "imperial" else "metric"
     return _fake_weather(str(call.input.get("city", "?")), units)
 
 
@@ -543,7 +544,7 @@ def _forecast_answer(
     calls = [b for b in reply.content_as_list if isinstance(b, ToolUseContent)]
     if not calls:
         return None
-    results = [
+    results: list[SamplingMessageContentBlock] = [
         ToolResultContent(
             type="tool_result",
             tool_use_id=call.id,

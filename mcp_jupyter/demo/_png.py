@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from collections.abc import Sequence
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -52,7 +53,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     )
 
 
-def encode_png(pixels: list[list[RGB]] | list[list[RGB | RGBA]]) -> bytes:
+def encode_png(pixels: Sequence[Sequence[RGB | RGBA]]) -> bytes:
     """Encode rows of pixels (all rows the same length) as an 8-bit PNG: truecolor when every pixel
     is RGB, truecolor with alpha when any is RGBA (RGB pixels are then opaque)."""
     height = len(pixels)

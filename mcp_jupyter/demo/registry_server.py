@@ -135,7 +135,7 @@ class RunningRegistry:
         search = (query.get("search") or [""])[0].lower()
         version = (query.get("version") or [""])[0]
         since = (query.get("updated_since") or [""])[0]
-        limit = max(1, min(int((query.get("limit") or [self.page_size])[0]), self.page_size))
+        limit = max(1, min(int((query.get("limit") or [str(self.page_size)])[0]), self.page_size))
         chosen = [
             i
             for i in self.items

@@ -114,12 +114,14 @@ async def _exchange(
         exchange.stderr = f"{type(exc).__name__}: {exc.strerror or exc}"
         return exchange
     exchange.pid = process.pid
-    reader = BufferedByteReceiveStream(process.stdout)
+    stdin, stdout = process.stdin, process.stdout
+    assert stdin is not None and stdout is not None  # both opened as pipes above
+    reader = BufferedByteReceiveStream(stdout)
     started = time.perf_counter()
 
     async def send(message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
         try:
-            await process.stdin.send((json.dumps(message) + "\n").encode())
+            await stdin.send((json.dumps(message) + "\n").encode())
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             raise Ended() from None
         with anyio.move_on_after(timeout):

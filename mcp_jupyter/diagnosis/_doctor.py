@@ -38,7 +38,9 @@ _REFERENCE = re.compile(r"\$\{[^}]*\}")
 async def adoctor_body(target: Any, **options: Any) -> Diagnosis:
     """Walk ``target`` (on the runtime loop); see the module docstring."""
     names = options.pop("names", None)
-    entry_options = {k: options.pop(k) for k in ("package", "remote", "arguments") if k in options}
+    entry_options: dict[str, Any] = {
+        k: options.pop(k) for k in ("package", "remote", "arguments") if k in options
+    }
     workspace = options.pop("workspace", None)
     checklist = Checklist(describe_target(target))
     try:
@@ -161,13 +163,13 @@ async def _walk_config(
     checklist: Checklist, source: Any, where: str, options: dict[str, Any], names: Any, workspace: Any
 ) -> None:
     from ..client._config import (
-        ConfigError,
         _read_json,
         expand_env,
         parse_config,
         parse_servers_section,
         vscode_variables,
     )
+    from ..errors import ConfigError
 
     with checklist.sync_step("config file") as step:
         try:
@@ -218,7 +220,9 @@ async def _walk_config(
     await _walk_configured(checklist, chosen, resolved, servers, options)
 
 
-def _unset_variables(entry: Any, name: str, expand_env: Any, predefined: dict, error: type) -> list[str]:
+def _unset_variables(
+    entry: Any, name: str, expand_env: Any, predefined: dict, error: type[Exception]
+) -> list[str]:
     """Every ``${...}`` in the entry that cannot be resolved, said as the client says it."""
     problems: list[str] = []
     for text in _strings(entry):
@@ -365,8 +369,8 @@ async def _walk_entry(
                 "connect with .connect() to be asked (secrets in a password field), or pass the values",
             )
             return
-        given = [*launch.env, *launch.headers]
-        step.detail = f"every required value is there ({', '.join(given)})" if given else "it needs no values"
+        named = [*launch.env, *launch.headers]
+        step.detail = f"every required value is there ({', '.join(named)})" if named else "it needs no values"
     merged = {k: v for k, v in options.items() if k not in ("env", "headers")}
     if launch.env:
         merged["env"] = launch.env

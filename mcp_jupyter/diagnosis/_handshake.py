@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._protocol import json_object
+
 __all__ = ["Handshake", "Ended", "negotiate", "discover_request", "initialize_request", "DISCOVER_WAIT"]
 
 DISCOVER_WAIT = 10.0
@@ -149,7 +151,7 @@ def _adopt_discover(result: Any, outcome: Handshake, offered: str, modern_versio
         return False
     from mcp_types import SERVER_INFO_META_KEY
 
-    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+    meta = json_object(result.get("_meta"))
     outcome.era, outcome.version = "modern", mutual[-1]
     outcome.server = _server_name(meta.get(SERVER_INFO_META_KEY) or result.get("serverInfo"))
     outcome.result = result
@@ -175,7 +177,7 @@ def _hang_advice() -> str:
 
 
 def _error(answer: dict[str, Any]) -> tuple[int | None, str, Any]:
-    error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+    error = json_object(answer.get("error"))
     code = error.get("code")
     return (code if isinstance(code, int) else None), str(error.get("message", "")), error.get("data")
 

@@ -11,12 +11,17 @@ renderers (escaping and truncation, content blocks by MIME type, listings, histo
 are internal modules of this package (their names start with ``_``).
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_jupyter.display import (
     _renderers,  # noqa: F401 - draws the client's objects (their _repr_html_)
     _stats,  # noqa: F401 - draws a history's timeline() and stats()
 )
+
+if TYPE_CHECKING:
+    from ._static import Figure
+    from ._stats import Stats, stats
+    from ._timeline import Timeline, timeline
 
 __all__ = ["Figure", "Stats", "Timeline", "stats", "timeline"]
 

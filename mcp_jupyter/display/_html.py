@@ -114,7 +114,7 @@ def breakable(text: str) -> Safe:
     word is longer than :data:`LONG_TOKEN` characters (a URI, a path, a hash): after its ``/ . _ -``
     and similar, or every :data:`LONG_TOKEN` characters when it has none. Names and ordinary words
     are never split across lines ("log_messages", "demo://data.csv")."""
-    parts = []
+    parts: list[str] = []
     for token in _SPACES.split(text):
         if len(token) <= LONG_TOKEN or token.isspace():
             parts.append(esc(token))

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from mcp_jupyter._escaping import visible
+from mcp_jupyter._protocol import json_array
 from mcp_jupyter._schema import property_types
 from mcp_jupyter._wording import counted
 from mcp_jupyter.display._html import (
@@ -107,7 +108,7 @@ def _argument_names(schema: Any) -> Safe:
     props = schema.get("properties")
     if not isinstance(props, Mapping):
         return Safe("")
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    required = json_array(schema.get("required"))
     names = []
     for name, spec in props.items():
         kind = "|".join(property_types(spec, schema))

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, overload
 
 from mcp_jupyter._traffic import OUTCOMES, Mark, Span, Traffic
 
@@ -164,7 +164,8 @@ def chart_data(traffic: Traffic, now: float | None = None) -> dict[str, Any]:
     drawn = len(traffic.spans) + len(traffic.marks)
     detailed = _detailed(traffic.spans)
     limit = max(300, min(3000, DETAIL_BUDGET // max(len(detailed), 1)))
-    spans, waits, changes, groups = [], [], [], {}
+    spans, waits, changes = [], [], []
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
     for key, span in enumerate(traffic.spans):
         row = _row(lane_index[span.lane], tracks[id(span)], span.lane)
         end = span.end if span.end is not None else now
@@ -400,7 +401,7 @@ def _build_template(interactive: bool) -> dict[str, Any]:
         .properties(name="marks")
     )
     layers = [bars, waits, changes, groups, group_labels, marks]
-    chart = alt.layer(*layers).properties(width=WIDTH, height=_HEIGHT)
+    chart: alt.LayerChart | alt.VConcatChart = alt.layer(*layers).properties(width=WIDTH, height=_HEIGHT)
     if interactive:
         zoom = alt.selection_interval(name="zoom", bind="scales", encodings=["x"])
         chart = chart.add_params(zoom)
@@ -425,7 +426,7 @@ def _panel() -> Any:
     import altair as alt
 
     text = {"align": "left", "baseline": "top", "lineBreak": "\n", "style": "guide-label"}
-    picked = {"param": "pick", "empty": False}
+    picked = alt.ParameterPredicate(param="pick", empty=False)
     spans = (
         alt.Chart(alt.NamedData(name="spans"))
         .transform_filter(picked)
@@ -448,11 +449,22 @@ def _panel() -> Any:
 def vegalite_spec(traffic: Traffic, *, title: str | None = None, interactive: bool = True) -> dict[str, Any]:
     """The Vega-Lite v5 specification of ``traffic``'s timeline (``interactive=False``: the chart
     alone, for the static picture)."""
-    chart, still = specs(traffic, title=title, still=not interactive)
-    return chart if interactive else still  # type: ignore[return-value]
+    if interactive:
+        return specs(traffic, title=title, still=False)[0]
+    return specs(traffic, title=title)[1]
 
 
-def specs(traffic: Traffic, *, title: str | None = None, still: bool = True) -> tuple[dict, dict | None]:
+@overload
+def specs(
+    traffic: Traffic, *, title: str | None = None, still: Literal[True] = True
+) -> tuple[dict[str, Any], dict[str, Any]]: ...
+@overload
+def specs(
+    traffic: Traffic, *, title: str | None = None, still: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]: ...
+def specs(
+    traffic: Traffic, *, title: str | None = None, still: bool = True
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The interactive chart's spec and (``still``) the picture's, from one pass over the data."""
     data = chart_data(traffic)
     rows = data["rows"] or [_row(0, 0, "no traffic yet")]

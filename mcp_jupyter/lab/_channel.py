@@ -32,6 +32,7 @@ from comm.base_comm import BaseComm
 
 from mcp_jupyter._compat.comm import is_closed
 from mcp_jupyter._compat.ipykernel import route_comm_by_header
+from mcp_jupyter._protocol import json_object
 from mcp_jupyter.consent._presenters import kernel, track_cells
 
 from ._main_status import after_subshell_message
@@ -238,7 +239,7 @@ def _hello(peer: _Peer, msg: dict, data: dict) -> None:
     if data.get("protocol") != PROTOCOL:
         _publish(peer, {"type": "error", "message": f"this kernel speaks channel protocol {PROTOCOL}"})
         return
-    page_info = data.get("page") if isinstance(data.get("page"), dict) else {}
+    page_info = json_object(data.get("page"))
     keys = ("origin", "base_url", "theme", "server_extension")
     session = msg.get("header", {}).get("session")
     with _lock:

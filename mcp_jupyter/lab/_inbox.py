@@ -32,6 +32,7 @@ from typing import Any
 
 from mcp_jupyter import _hooks as hooks
 from mcp_jupyter._hooks import Presenter
+from mcp_jupyter._protocol import json_object
 from mcp_jupyter._schema import apply_defaults, iter_field_errors, make_validator
 from mcp_jupyter.consent._presenters import card_presenter, main_thread_blocked
 from mcp_jupyter.consent._requests import ConsentRequest, tool_call_problems
@@ -96,7 +97,7 @@ def answer(data: dict[str, Any]) -> list[dict[str, Any]] | None:
     if request is None or request.state == "done":
         return None  # answered elsewhere, timed out, or the call ended: the snapshot says so
     action = data.get("action")
-    content = data.get("content") if isinstance(data.get("content"), dict) else {}
+    content = json_object(data.get("content"))
     if action not in ("accept", "decline", "cancel"):
         return [{"path": [], "message": f"unknown action {action!r}: use accept, decline or cancel"}]
     if action == "accept" and request.state == "generating":

@@ -45,7 +45,9 @@ class MCPMagics(Magics):
     @line_cell_magic
     def mcp(self, line: str, cell: str | None = None, local_ns: dict | None = None) -> Any:
         """Explore and use MCP servers. ``%mcp --help`` lists the subcommands."""
-        return dispatch(self.shell, line, cell, {**self.shell.user_ns, **(local_ns or {})})
+        shell = self.shell
+        assert shell is not None  # IPython registers a magic with the shell it runs in
+        return dispatch(shell, line, cell, {**shell.user_ns, **(local_ns or {})})
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -9,10 +9,12 @@ API's cached collections; a failing server simply yields no completions.
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_jupyter._protocol import json_object
 from mcp_jupyter._schema import resolved_property
 
 __all__ = [
@@ -43,7 +45,8 @@ class CompletionContext:
         """The connection named by the ``name`` argument, or ``None``."""
         from mcp_jupyter.client import connections
 
-        return connections().get(self.values.get("name"))
+        name = self.values.get("name")
+        return connections().get(name) if isinstance(name, str) else None
 
 
 Completer = Callable[[CompletionContext], Iterable[str]]
@@ -76,7 +79,7 @@ def task_tool_names(ctx: CompletionContext) -> list[str]:
     """The tools of the named connection that ``conn.start`` can run as a task."""
     conn = ctx.connection
     tools = _safe(lambda: conn.tools) or ()
-    return [tool.name for tool in tools if _safe(lambda t=tool: conn.can_start(t))]
+    return [tool.name for tool in tools if _safe(functools.partial(conn.can_start, tool))]
 
 
 def task_ids(ctx: CompletionContext) -> list[str]:
@@ -126,7 +129,7 @@ def _names(ctx: CompletionContext, collection: str, attr: str = "name") -> list[
 
 
 def _argument_candidates(schema: dict, ctx: CompletionContext) -> list[str]:
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    props = json_object(schema.get("properties"))
     key, eq, _ = ctx.current.partition("=")
     if eq:
         spec = resolved_property(props.get(key), schema) or {}  # a $ref: what it points to

@@ -27,8 +27,13 @@ def _bool(value: Any) -> bool:
     return value is True
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def _object(value: Any) -> Mapping[str, Any]:
+    """A JSON object, or an empty one when ``value`` is missing or of another type."""
+    return value if isinstance(value, Mapping) else {}
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class Input:
     @classmethod
     def read(cls, name: str, data: Mapping[str, Any]) -> Input:
         """An input from its JSON object (``name`` given, since a variable's name is its key)."""
-        variables = data.get("variables") if isinstance(data.get("variables"), Mapping) else {}
+        variables = _object(data.get("variables"))
         return cls(
             name=name,
             description=_text(data.get("description")),
@@ -132,7 +137,7 @@ class Package:
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> Package:
         """A package from its JSON object."""
-        transport = data.get("transport") if isinstance(data.get("transport"), Mapping) else {}
+        transport = _object(data.get("transport"))
         return cls(
             registry_type=_text(data.get("registryType")),
             identifier=_text(data.get("identifier")),
@@ -180,7 +185,7 @@ class Remote:
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> Remote:
         """A remote from its JSON object."""
-        variables = data.get("variables") if isinstance(data.get("variables"), Mapping) else {}
+        variables = _object(data.get("variables"))
         return cls(
             type=_text(data.get("type")) or "streamable-http",
             url=_text(data.get("url")),
@@ -208,23 +213,24 @@ class Entry:
     version: str = ""
     repository: str = ""
     website_url: str = ""
-    icons: tuple[dict, ...] = ()
+    icons: tuple[Mapping[str, Any], ...] = ()
     packages: tuple[Package, ...] = ()
     remotes: tuple[Remote, ...] = ()
     status: str = ""
     published_at: str = ""
     updated_at: str = ""
     is_latest: bool | None = None
-    server_json: dict = field(default_factory=dict, repr=False, compare=False)
+    server_json: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def entry_from(item: Mapping[str, Any]) -> Entry:
     """An :class:`Entry` from one item of a registry answer (``{"server": ..., "_meta": ...}``) or
     from a bare ``server.json`` object."""
-    server = item.get("server") if isinstance(item.get("server"), Mapping) else item
-    meta = item.get("_meta") if isinstance(item.get("_meta"), Mapping) else {}
-    official = meta.get(OFFICIAL_META) if isinstance(meta.get(OFFICIAL_META), Mapping) else {}
-    repository = server.get("repository") if isinstance(server.get("repository"), Mapping) else {}
+    server = item.get("server")
+    if not isinstance(server, Mapping):
+        server = item  # a bare server.json
+    official = _object(_object(item.get("_meta")).get(OFFICIAL_META))
+    repository = _object(server.get("repository"))
     latest = official.get("isLatest")
     return Entry(
         name=_text(server.get("name")),

@@ -31,7 +31,7 @@ mcp_jupyter.serve.bridge``: those two still work (``mcp_jupyter/serve/`` forward
 See docs/serve.md for where tool functions run, security, and what export can and cannot carry.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.resolve import Elicit, Resolve, Sample
@@ -41,6 +41,9 @@ from ._handle import ServeHandle, current_server_handle, serve, status, stop
 from ._notebook_server import NotebookServer, get_server, prompt, resource, skill, tool
 from ._skills import ServedSkill, SkillError
 from ._tasks import atask_elicit, task_cancelled, task_elicit, task_status
+
+if TYPE_CHECKING:
+    server: NotebookServer  # built on first use by __getattr__ below
 
 __all__ = [
     "Context",

@@ -442,8 +442,9 @@ def _report_mutations(
         if id(statement) in kept or not isinstance(statement.node, ast.Expr) or _needs_ipython(statement):
             continue
         node = statement.node.value
-        is_method_call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-        if is_method_call and _base_name(node.func) in needed and _base_name(node.func) != "mj":
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if _base_name(node.func) in needed and _base_name(node.func) != "mj":
             report.skipped_mutations.append(statement.source)
 
 

@@ -183,8 +183,7 @@ def serve(
             allowed_origins=allowed_origins_for(bound_port, allowed_origins),
         )
         http = HttpServerThread(guarded, sock)
-        http.start()
-        server.executor.remote_loops.add(http.loop)
+        server.executor.remote_loops.add(http.start())
         _current = ServeHandle(server, http, host, token)
         lifecycle.install(stop, server.executor.busy)
     _announce(_current)

@@ -22,6 +22,7 @@ import ipaddress
 import socket
 import threading
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
@@ -131,9 +132,14 @@ def request_deadline_protocol(seconds: float) -> type:
     keep-alive timer stops as soon as any byte of the next request arrives)."""
     import h11
 
-    from mcp_jupyter._compat.uvicorn import h11_protocol_class
+    if TYPE_CHECKING:  # mypy checks the subclass against uvicorn's class, which _compat gives at run time
+        from mcp_jupyter._compat.uvicorn import H11ProtocolBase
+    else:
+        from mcp_jupyter._compat.uvicorn import h11_protocol_class
 
-    class RequestDeadlineProtocol(h11_protocol_class()):
+        H11ProtocolBase = h11_protocol_class()
+
+    class RequestDeadlineProtocol(H11ProtocolBase):
         _read_deadline: asyncio.TimerHandle | None = None
 
         def _start_read_deadline(self) -> None:
@@ -211,17 +217,18 @@ class HttpServerThread:
             with contextlib.suppress(Exception):
                 self.loop.close()
 
-    def start(self) -> None:
-        """Start serving and return once the server accepts connections."""
+    def start(self) -> asyncio.AbstractEventLoop:
+        """Start serving and return, once the server accepts connections, the loop it runs on."""
         self._thread.start()
         deadline = threading.Event()
         for _ in range(int(START_TIMEOUT / 0.01)):
             if self.server.started or not self._thread.is_alive():
                 break
             deadline.wait(0.01)
-        if not self.server.started:
+        if not self.server.started or self.loop is None:  # (the thread sets the loop before serving)
             self.stop()
             raise RuntimeError(f"The MCP HTTP server did not start: {self.error!r}")
+        return self.loop
 
     @property
     def running(self) -> bool:

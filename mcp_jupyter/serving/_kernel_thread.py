@@ -104,13 +104,14 @@ class MainThreadExecutor:
         queued = (
             self.in_kernel and asyncio.get_running_loop() in self.remote_loops and not run_beside_cell.get()
         )
-        if not queued:
+        loop = self.loop
+        if not queued or loop is None:  # (queued means in_kernel: there is a loop)
             return await self._run_here(fn, kwargs, output)
         if inspect.iscoroutinefunction(fn):
             kwargs = _proxy_contexts(kwargs, asyncio.get_running_loop())
-            future = asyncio.run_coroutine_threadsafe(self._run_async(fn, kwargs, output), self.loop)
+            future = asyncio.run_coroutine_threadsafe(self._run_async(fn, kwargs, output), loop)
         else:
-            future = _call_soon(self.loop, functools.partial(self._run_sync, fn, kwargs, output))
+            future = _call_soon(loop, functools.partial(self._run_sync, fn, kwargs, output))
         return await asyncio.wrap_future(future)
 
     async def _run_here(self, fn: Callable[..., Any], kwargs: dict[str, Any], output: ToolOutput) -> Any:

@@ -22,7 +22,7 @@ from typing import Any
 _installed = False
 
 
-def install(stop: Callable[[str], None], tool_running: threading.Event) -> None:
+def install(stop: Callable[[str], object], tool_running: threading.Event) -> None:
     """Install the exit and interrupt hooks once per process."""
     global _installed
     if _installed:
@@ -45,12 +45,12 @@ def _kernel() -> Any:
     return getattr(get_ipython(), "kernel", None)
 
 
-def _stop_soon(stop: Callable[[str], None], reason: str) -> None:
+def _stop_soon(stop: Callable[[str], object], reason: str) -> None:
     # Signal handlers and control handlers must not block while uvicorn drains.
     threading.Thread(target=stop, args=(reason,), name="mcp-jupyter-serve-stop", daemon=True).start()
 
 
-def _hook_sigint(kernel: Any, stop: Callable[[str], None], tool_running: threading.Event) -> None:
+def _hook_sigint(kernel: Any, stop: Callable[[str], object], tool_running: threading.Event) -> None:
     previous = getattr(kernel, "saved_sigint_handler", None)
     if previous is None:
         return
@@ -69,7 +69,7 @@ def _hook_sigint(kernel: Any, stop: Callable[[str], None], tool_running: threadi
         signal.signal(signal.SIGINT, on_sigint)
 
 
-def _hook_cell_interrupt(kernel: Any, stop: Callable[[str], None]) -> None:
+def _hook_cell_interrupt(kernel: Any, stop: Callable[[str], object]) -> None:
     shell = getattr(kernel, "shell", None)
     if shell is None:
         return
@@ -81,11 +81,11 @@ def _hook_cell_interrupt(kernel: Any, stop: Callable[[str], None]) -> None:
     shell.events.register("post_run_cell", after_cell)
 
 
-def _hook_interrupt_message(kernel: Any, stop: Callable[[str], None]) -> None:
+def _hook_interrupt_message(kernel: Any, stop: Callable[[str], object]) -> None:
     handlers = getattr(kernel, "control_handlers", None)
-    original = handlers.get("interrupt_request") if isinstance(handlers, dict) else None
-    if original is None:
+    if not isinstance(handlers, dict) or handlers.get("interrupt_request") is None:
         return
+    original = handlers["interrupt_request"]
 
     async def interrupt_request(*args: Any, **kwargs: Any) -> Any:
         _stop_soon(stop, "kernel interrupt")

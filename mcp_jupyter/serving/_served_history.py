@@ -12,6 +12,7 @@ composition root as for a connection's history.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import threading
@@ -200,7 +201,7 @@ def _span(call: ServedCall, index: int) -> Span:
         arguments=preview(call.arguments),
         result=preview(_result_preview(call)),
         queued=queued if queued and queued > 0.0005 else None,
-        detail=lambda limit, call=call: _detail(call, limit),
+        detail=functools.partial(_detail, call),
         where=f"mj.server.history.calls[{index}]",
     )
 
@@ -214,7 +215,7 @@ def _result_preview(call: ServedCall) -> Any:
             return data["structuredContent"]
         content = data.get("content")
         if isinstance(content, list):
-            texts = [b.get("text") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
+            texts = [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
             return " ".join(texts) if texts else content
     return data
 

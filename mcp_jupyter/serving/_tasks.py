@@ -319,9 +319,9 @@ class TaskRunner:
     async def _tools_call(self, ctx: Any, call_next: Callable[[Any], Any], modern: bool) -> Any:
         params = ctx.params or {}
         name = params.get("name")
-        mode = self.modes.get(name) if isinstance(name, str) else None
-        if mode is None:
+        if not isinstance(name, str) or name not in self.modes:
             return await call_next(ctx)  # a legacy ``task`` hint on an ordinary tool is ignored
+        mode = self.modes[name]
         if modern:
             wanted = _declares_extension(ctx)
             if not wanted and mode == "required":
@@ -447,7 +447,7 @@ class TaskRunner:
         """2025-11-25: wait for the end; meanwhile send the task's questions to the client on this
         request (marked as related to the task) and hand the answers to the function."""
         from mcp.shared.message import ServerMessageMetadata
-        from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult
+        from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, RequestParamsMeta
 
         task = self._find(ctx, params)
         sent: set[str] = set()
@@ -457,11 +457,11 @@ class TaskRunner:
                     continue
                 sent.add(key)
                 body = request["params"]
+                # RequestParamsMeta is an open map (PEP 728 extra_items), which mypy does not read yet
+                related: RequestParamsMeta = {RELATED_TASK: {"taskId": task.id}}  # type: ignore[typeddict-unknown-key]
                 elicit = ElicitRequest(
                     params=ElicitRequestFormParams(
-                        message=body["message"],
-                        requested_schema=body["requestedSchema"],
-                        _meta={RELATED_TASK: {"taskId": task.id}},
+                        message=body["message"], requested_schema=body["requestedSchema"], _meta=related
                     )
                 )
                 answer = await ctx.session.send_request(

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._protocol import INVALID_PARAMS, METHOD_NOT_FOUND
+from .._protocol import INVALID_PARAMS, METHOD_NOT_FOUND, json_object
 from .._schema import make_validator, resolve_schema, schema_dialect
 from ..client import _uri_template as uri_template
 from ..errors import MCPJupyterError, ProtocolError
@@ -171,14 +171,15 @@ def sample_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
     if kind is None:
         kind = "object" if "properties" in resolved else "array" if "items" in resolved else "string"
     if kind == "object":
-        props = resolved.get("properties") if isinstance(resolved.get("properties"), dict) else {}
+        props = json_object(resolved.get("properties"))
         return {
             name: sample_value(props.get(name, {}), root, depth + 1)
             for name in resolved.get("required") or []
             if isinstance(name, str)
         }
     if kind == "array":
-        count = resolved.get("minItems") if isinstance(resolved.get("minItems"), int) else 0
+        min_items = resolved.get("minItems")
+        count = min_items if isinstance(min_items, int) else 0
         return [sample_value(resolved.get("items", {}), root, depth + 1) for _ in range(count)]
     if kind in ("integer", "number"):
         value: Any = 1
@@ -194,10 +195,9 @@ def sample_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
     if kind == "null":
         return None
     text = _FORMATS.get(str(resolved.get("format")), "example")
-    minimum = resolved.get("minLength") if isinstance(resolved.get("minLength"), int) else 0
-    maximum = resolved.get("maxLength") if isinstance(resolved.get("maxLength"), int) else None
-    text = text.ljust(minimum, "x")
-    return text[:maximum] if maximum is not None else text
+    minimum, maximum = resolved.get("minLength"), resolved.get("maxLength")
+    text = text.ljust(minimum if isinstance(minimum, int) else 0, "x")
+    return text[:maximum] if isinstance(maximum, int) else text
 
 
 # -- the checker ---------------------------------------------------------------------------------
@@ -480,7 +480,7 @@ class Checker:
             if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
                 continue
             name = tool["name"]
-            annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+            annotations = json_object(tool.get("annotations"))
             schema = tool.get("inputSchema")
             if annotations.get("readOnlyHint") is not True:
                 skipped.append(name)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._protocol import json_object
+
 __all__ = ["diff", "COLUMNS"]
 
 COLUMNS = ["kind", "item", "change", "field", "a", "b", "detail"]
@@ -58,8 +60,8 @@ def _schema_detail(old: Any, new: Any) -> list[tuple[str, str]]:
     old = old if isinstance(old, dict) else {}
     new = new if isinstance(new, dict) else {}
     out: list[tuple[str, str]] = []
-    old_props = old.get("properties") if isinstance(old.get("properties"), dict) else {}
-    new_props = new.get("properties") if isinstance(new.get("properties"), dict) else {}
+    old_props = json_object(old.get("properties"))
+    new_props = json_object(new.get("properties"))
     old_req = set(old.get("required") or []) if isinstance(old.get("required"), list) else set()
     new_req = set(new.get("required") or []) if isinstance(new.get("required"), list) else set()
     for name in new_props.keys() - old_props.keys():
@@ -151,5 +153,5 @@ def diff(a: Any, b: Any) -> Any:
 def _prop(schema: Any, name: str) -> Any:
     if not isinstance(schema, dict) or not name:
         return schema
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    props = json_object(schema.get("properties"))
     return props.get(name, schema.get(name))

@@ -13,6 +13,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from mcp_jupyter._protocol import json_array, json_object
 from mcp_jupyter._schema import (
     MISSING,
     alternatives_of,
@@ -48,8 +49,8 @@ class ObjectField(Field):
     kind = "object"
 
     def build(self) -> list[W.Widget]:
-        properties = self.schema.get("properties") if isinstance(self.schema.get("properties"), dict) else {}
-        required = self.schema.get("required") if isinstance(self.schema.get("required"), list) else []
+        properties = json_object(self.schema.get("properties"))
+        required = json_array(self.schema.get("required"))
         self.fields: dict[str, Field] = {}
         for prop_name, prop_schema in properties.items():
             self.fields[prop_name] = build_field(

@@ -110,7 +110,7 @@ class _ListPane(W.VBox):
     def select(self, key: str | None) -> W.Widget | None:
         """Show the widget for item ``key``, building it the first time."""
         item = next((i for i in self.items if _key(i) == key), None)
-        if item is None:
+        if item is None or key is None:  # (an item's key is never None)
             self.detail.children = ()
             return None
         widget = self.details.get(key)

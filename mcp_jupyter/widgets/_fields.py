@@ -169,8 +169,9 @@ class Field:
     def _watch_input(self) -> None:
         """Tell the form when the person changed this field's input (and left it, for text)."""
         on_leave = self.ctx.on_leave
-        if on_leave is not None and isinstance(getattr(self, "input", None), W.ValueWidget):
-            self.input.observe(lambda _change: on_leave(self), "value")
+        widget = getattr(self, "input", None)
+        if on_leave is not None and isinstance(widget, W.ValueWidget):
+            widget.observe(lambda _change: on_leave(self), "value")
 
     def prefill_default(self) -> None:
         """Show the schema's `default`, so what the user sees is what gets sent."""
@@ -266,7 +267,9 @@ class StringField(Field):
         example = (
             examples[0] if isinstance(examples, list) and examples and isinstance(examples[0], str) else ""
         )
-        placeholder = FORMAT_PLACEHOLDERS.get(self.schema.get("format"), "") or truncate(example, 100)
+        fmt = self.schema.get("format")
+        hint = FORMAT_PLACEHOLDERS.get(fmt, "") if isinstance(fmt, str) else ""
+        placeholder = hint or truncate(example, 100)
         self.input = tag_input(
             cls(placeholder=placeholder, continuous_update=False, layout=W.Layout(width="100%")), self.name
         )

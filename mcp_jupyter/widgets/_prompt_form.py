@@ -14,6 +14,7 @@ input `mcpj-input` and message `mcpj-error`; `mcpj-submit`, `mcpj-status`, `mcpj
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from typing import Any
@@ -111,7 +112,7 @@ class PromptForm(W.VBox):
     def _argument(self, argument: Any) -> W.Widget:
         name = argument.name
         box = CompletingText(
-            lambda text, n=name: self._complete(n, text), placeholder=(argument.description or "")[:200]
+            functools.partial(self._complete, name), placeholder=(argument.description or "")[:200]
         )
         self.inputs[name] = box
         row, self._errors[name] = argument_row(name, argument.required, argument.description, box)

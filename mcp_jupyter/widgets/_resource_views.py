@@ -14,6 +14,7 @@ CSS classes: `mcpj-template-form` (fields as in the prompt form, `mcpj-uri` the 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import ipywidgets as W
@@ -88,7 +89,7 @@ class TemplateForm(_Reader, W.VBox):
         self.inputs: dict[str, CompletingText] = {}
         rows = []
         for name in template.variables:
-            box = CompletingText(lambda text, n=name: self._complete(n, text))
+            box = CompletingText(functools.partial(self._complete, name))
             box.observe(lambda _c: self._show_uri(), "value")
             self.inputs[name] = box
             rows.append(argument_row(name, True, None, box)[0])

@@ -31,6 +31,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from mcp_jupyter._protocol import json_object
 from mcp_jupyter._schema import resolved_property
 from mcp_jupyter.display._apps import tool_result_app_html, tool_result_mimebundle
 from mcp_jupyter.display._html import Safe, esc, short, wrap
@@ -91,19 +92,17 @@ def _python_literal(value: Any) -> str:
 
 def _magic_line(server: str, tool: str, arguments: dict, schema: dict) -> str:
     """``%mcp call NAME TOOL k=v ...``; ``--json`` when a key=value pair would not convert back exactly."""
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    pairs = []
+    props = json_object(schema.get("properties"))
+    pairs: list[str] = []
     for key, value in arguments.items():
         text = _pair_text(value, resolved_property(props.get(key), schema))
         if text is None or not key.isidentifier():
-            pairs = None
+            body = f"--json {shlex.quote(json.dumps(arguments, ensure_ascii=False))}"
             break
         pairs.append(f"{key}={text}")
-    head = f"%mcp call {shlex.quote(server)} {shlex.quote(tool)}"
-    if pairs is None:
-        body = f"--json {shlex.quote(json.dumps(arguments, ensure_ascii=False))}"
     else:
         body = " ".join(shlex.quote(p) for p in pairs)
+    head = f"%mcp call {shlex.quote(server)} {shlex.quote(tool)}"
     return _literal_for_magic(f"{head} {body}".rstrip())
 
 

@@ -9,18 +9,30 @@ mismatch raises :class:`~mcp_jupyter.errors.SkillVerificationFailed` and nothing
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any
+from typing import Protocol
 
 from ..._compat.mcp_sdk import send_raw_request
 from ..._protocol import JSONObject, JSONValue
 from ...errors import SkillVerificationFailed
-from .._items import LoadedSkill, Skill, Skills
+from .._items import LoadedSkill, Skill, SkillFile, Skills
+from .._results import ResourceResult
 from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
 from .._session.deadlines import Deadline
 from .._skills import check_file, check_frontmatter, declared
 
 _LIST_PAGE_CAP = 1000  # a server whose cursor never ends cannot hang the listing
+
+
+class _LoadsSkills(Protocol):
+    """What loading a skill uses of the connection: its session, its skills (this part), and reading
+    a resource (:class:`~mcp_jupyter.client._mixins.resources.ResourcesFeature`, a sibling part)."""
+
+    _session: Session
+
+    def alist_skills(self, refresh: bool = False) -> Awaitable[Skills]: ...
+
+    def aread(self, uri: str) -> Awaitable[ResourceResult]: ...
 
 
 class SkillsFeature:
@@ -69,7 +81,7 @@ class SkillsFeature:
         return self.list_skills()
 
     @on_runtime
-    async def aload_skill(self, skill: str | Skill) -> LoadedSkill:
+    async def aload_skill(self: _LoadsSkills, skill: str | Skill) -> LoadedSkill:
         """Load ``skill`` (a listed :class:`Skill`, or its name or ``SKILL.md`` URI): read
         ``SKILL.md``, check its size and digest against the listing and its frontmatter against the
         listing's, then read and check each other listed file. Raises
@@ -83,7 +95,7 @@ class SkillsFeature:
             skill = listing[str(skill)]  # raises SkillNotFound with suggestions
         manifest = {f.uri: f for f in skill.files}.get(skill.uri)
         try:
-            text = await self._skill_file(skill, skill.uri, manifest)
+            text = await _skill_file(self, skill, skill.uri, manifest)
             if not isinstance(text, str):
                 raise SkillVerificationFailed(
                     f"skill {skill.name!r}: {skill.uri} is binary; a SKILL.md is text",
@@ -95,7 +107,7 @@ class SkillsFeature:
             files: dict[str, str | bytes] = {skill.uri: text}
             for listed in skill.files:
                 if listed.uri not in files:
-                    files[listed.uri] = await self._skill_file(skill, listed.uri, listed)
+                    files[listed.uri] = await _skill_file(self, skill, listed.uri, listed)
         except SkillVerificationFailed as exc:
             exc.server = session.name
             raise
@@ -103,17 +115,18 @@ class SkillsFeature:
 
     load_skill = blocking(aload_skill)
 
-    async def _skill_file(self, skill: Skill, uri: str, listed: Any) -> str | bytes:
-        """One file of ``skill``, read and checked against its entry ``listed`` (None: unlisted)."""
-        result = await self.aread(uri)  # type: ignore[attr-defined]
-        content: str | bytes | None = result.text if result.text is not None else result.blob
-        if content is None:
-            raise SkillVerificationFailed(
-                f"skill {skill.name!r}: reading {uri} returned no content",
-                skill=skill.name,
-                uri=uri,
-                field="content",
-            )
-        if listed is not None:
-            check_file(skill.name, uri, content, listed.size, listed.digest)
-        return content
+
+async def _skill_file(conn: _LoadsSkills, skill: Skill, uri: str, listed: SkillFile | None) -> str | bytes:
+    """One file of ``skill``, read and checked against its entry ``listed`` (None: unlisted)."""
+    result = await conn.aread(uri)
+    content: str | bytes | None = result.text if result.text is not None else result.blob
+    if content is None:
+        raise SkillVerificationFailed(
+            f"skill {skill.name!r}: reading {uri} returned no content",
+            skill=skill.name,
+            uri=uri,
+            field="content",
+        )
+    if listed is not None:
+        check_file(skill.name, uri, content, listed.size, listed.digest)
+    return content

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
 from ...errors import MCPJupyterError
+from .._items import Tool, Tools
 from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
 from .._tasks import Task, TaskTable, book_for, can_start, ensure_following, refresh, start_task
+from .._tasks.state import TaskState
 from .tools import merge_args
+
+
+class _ListsTools(Protocol):
+    """What :meth:`TasksFeature.can_start` uses of the connection: its session, and its tools
+    (:class:`~mcp_jupyter.client._mixins.tools.ToolsFeature`, a sibling part of the same connection)."""
+
+    _session: Session
+
+    @property
+    def tools(self) -> Tools: ...
 
 
 class TasksFeature:
@@ -53,11 +65,11 @@ class TasksFeature:
 
     start = blocking(astart)
 
-    def can_start(self, tool: Any) -> bool:
+    def can_start(self: _ListsTools, tool: str | Tool) -> bool:
         """Whether :meth:`start` can run ``tool`` (a name or a listed tool) as a task: the server
         offers tasks and, on a 2025-11-25 server, the tool's ``task_support`` is not ``forbidden``
         (on a 2026-07-28 server the server decides, so every tool can be started)."""
-        listed = self.tools[tool] if isinstance(tool, str) else tool  # type: ignore[attr-defined]
+        listed = self.tools[tool] if isinstance(tool, str) else tool
         return can_start(self._session, listed)
 
     @on_runtime
@@ -72,7 +84,7 @@ class TasksFeature:
         states = list(book.states.values())
         if refresh_all:
 
-            async def one(state: Any) -> None:
+            async def one(state: TaskState) -> None:
                 if state.terminal and state.result is not None:
                     return
                 try:

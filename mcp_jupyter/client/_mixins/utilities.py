@@ -11,6 +11,7 @@ from .._runtime_methods import blocking, on_runtime
 from .._session.core import Session
 
 if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
     from mcp_types import LoggingLevel
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -64,7 +65,7 @@ class UtilitiesFeature:
         return lambda: listeners.remove(listener) if listener in listeners else None
 
 
-def _stamp_log_level(session: Any, level: str) -> None:
+def _stamp_log_level(session: ClientSession, level: str) -> None:
     """Opt every later request into log delivery at ``level`` (2026-07-28 logging is per request).
 
     The SDK reads ``Client(log_level=...)`` once, at the handshake (mcp_jupyter/_compat/mcp_sdk.py).

@@ -204,7 +204,7 @@ class Deadlines:
         self.max_timeout = max_timeout
         self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.active: set[Deadline] = set()
-        self.connect_scope: Any = None  # the owner task's cancel scope while it connects
+        self.connect_scope: CancelScope | None = None  # the owner task's cancel scope while it connects
         self.alarm_at = math.inf  # loop time the alarm rings at (inf: not set)
         self._alarm: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the runtime loop, once a request ran
@@ -292,7 +292,7 @@ class Deadlines:
         if waiting:
             self._held = [*self.active]
             self._connect_held = scope is not None and scope.deadline != math.inf
-            if self._connect_held:
+            if self._connect_held and scope is not None:
                 scope.deadline = math.inf
             for deadline in self._held:
                 deadline.pause()

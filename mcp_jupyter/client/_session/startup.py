@@ -36,7 +36,7 @@ from .._stdio import exiting, stdio_streams
 from .._tasks import ClientTaskLayer, dispatch_with, tasks_client_extension
 from .._translate import looks_like_legacy_sse
 from .._transport_layers import LayeredTransport
-from .._transports import StderrCapture, check_command, sse_transport, streamable_http_transport
+from .._transports import StderrCapture, Target, check_command, sse_transport, streamable_http_transport
 from .._ui_extension import APP_MIME_TYPE, UI_EXTENSION
 from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
 from .sdk_noise import quiet_sdk
@@ -287,7 +287,7 @@ class Lifecycle:
         callbacks (the consent layer), as the SDK answers an ordinary one."""
         return await dispatch_with(self.session.require_client().session, request_id, method, params)
 
-    def _make_client(self, transport: Any) -> Any:
+    def _make_client(self, transport: Any) -> Client:
         from mcp import Client
         from mcp_types import Implementation, SamplingCapability, SamplingToolsCapability
 
@@ -389,7 +389,7 @@ class Lifecycle:
             self.stderr = None
 
 
-def name_the_doctor(error: BaseException, spec: Any) -> None:
+def name_the_doctor(error: BaseException, spec: Target) -> None:
     """A failed connect says how to find the failing step: ``%mcp doctor`` with the same target."""
     if not isinstance(error, ConnectionFailed) or spec.kind not in ("stdio", "http") or not error.args:
         return
@@ -416,7 +416,7 @@ async def _close_all_sessions() -> None:
     short grace, so no server outlives the kernel (a kernel shutdown leaves about 2.5 s)."""
     exiting()
 
-    async def close(session: Any) -> None:
+    async def close(session: Session) -> None:
         try:
             await session.close()
             session.cleanup()

@@ -31,13 +31,16 @@ import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
 from .._history import fields_of
 from .._transport_layers import Layer, LayeredTransport
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
 
 __all__ = ["ClientTaskLayer", "ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
@@ -258,7 +261,9 @@ class ClientTaskTransport(LayeredTransport):
         return self.layer.tasks
 
 
-async def dispatch_with(session: Any, request_id: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
+async def dispatch_with(
+    session: ClientSession, request_id: Any, method: str, params: dict[str, Any]
+) -> dict[str, Any]:
     """Answer a sampling or elicitation request through ``session`` (an SDK ``ClientSession``):
     its callbacks, as for an ordinary server request. Wire JSON in and out; a refusal raises."""
     from mcp.client.session import ClientRequestContext

@@ -12,11 +12,14 @@ not guessed at. Runs on the runtime loop.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import anyio
 
 from .state import TaskState
+
+if TYPE_CHECKING:
+    from .._session.deadlines import Deadline
 
 EARLY_MIN = 1.0  # seconds: closer to a deadline than twice this, the next question is at the deadline
 LAST_LOOK = 5.0  # seconds the question at a call's deadline may take before the call is cut off
@@ -30,7 +33,7 @@ class Pace:
     """The follower's clock for one task: when to ask next, given the server's suggestion, the
     following call's ``deadline`` (None: a background follower) and the task's waiters."""
 
-    def __init__(self, state: TaskState, deadline: Any = None) -> None:
+    def __init__(self, state: TaskState, deadline: Deadline | None = None) -> None:
         self.state = state
         self.deadline = deadline
         self.asked = 0  # questions answered (for the timeout's message)

@@ -54,8 +54,8 @@ class TaskState:
     gone: bool = False  # the server said it does not know this task (any more)
     why_gone: str = ""
     waiters: list[Waiter] = field(default_factory=list, repr=False)  # task.result(timeout=...) calls
-    _done: Any = field(default=None, repr=False)  # anyio.Event, made on the loop
-    _nudge: Any = field(default=None, repr=False)  # anyio.Event: wakes a follower between polls
+    _done: anyio.Event | None = field(default=None, repr=False)  # made on the loop
+    _nudge: anyio.Event | None = field(default=None, repr=False)  # wakes a follower between polls
 
     @property
     def terminal(self) -> bool:
@@ -69,7 +69,7 @@ class TaskState:
             return DEFAULT_POLL
         return max(MIN_POLL, self.poll_ms / 1000)
 
-    def done_event(self) -> Any:
+    def done_event(self) -> anyio.Event:
         """An ``anyio.Event`` set when following the task has finished (on the loop)."""
         if self._done is None:
             self._done = anyio.Event()
@@ -89,7 +89,7 @@ class TaskState:
             self.waiters.remove(waiter)
             waiter.released.set()
 
-    def nudge_event(self) -> Any:
+    def nudge_event(self) -> anyio.Event:
         """An ``anyio.Event`` a follower sleeps on between polls: set by :meth:`nudge`."""
         if self._nudge is None:
             self._nudge = anyio.Event()
@@ -166,7 +166,7 @@ class Waiter:
     once the follower has asked the server at ``end``, or when following the task ends."""
 
     end: float
-    released: Any  # anyio.Event
+    released: anyio.Event
     looked: bool = False  # the follower has asked the server at (or after) ``end``
 
 
