@@ -73,7 +73,7 @@ SLOW_MODULES = {
 SLOW_DIRECTORIES = {"conformance"}
 
 
-# The order the two workers take whole modules in (`make test`: -n 2 --dist loadfile). The longest module first
+# The order the workers take whole modules in (`make test`: -n 4 --dist loadfile). The longest module first
 # (the Binder build and its tutorials, a third of the run), so it never starts near the end and runs alone; then
 # the browser tests as one block, so each worker starts its package-scoped JupyterLab and Chromium once rather
 # than again each time it comes back to tests/browser after other modules; then the other slow modules, then the

@@ -44,8 +44,9 @@ repo2docker passes ``--no-cache-dir`` (the same files a registry download gives)
 builds the JupyterLab extension (``npm install`` in labextension/); postBuild's npm starts with an empty
 cache (``$HOME`` is the fresh copy).
 
-Time on a 2-core machine: 75-90 s (venv 3 s, pip 25-40 s, postBuild 7-12 s with npm's cache empty, the
-notebooks 30-45 s); the timings are printed (``-rA`` or ``-s`` shows them) and repeated on failure.
+Time on a 2-core machine: about 4 minutes alone, up to 10 beside the rest of ``make test`` (pip with the
+extension's build, postBuild's ``npm ci``, then every tutorial); each phase's time is printed (``-rA`` or ``-s``
+shows it) and repeated on failure.
 """
 
 from __future__ import annotations
