@@ -178,8 +178,10 @@ class Runtime:
                 "use the async twin instead (await conn.acall(...))"
             )
         hop = _ToThread(fn, args)
-        hop.start(self._running_loop(), self._loop_vars)
         try:
+            # Started inside the try: a Ctrl-C that lands between the start and the wait (a thread
+            # kept off the CPU on a busy machine) must cancel the work too, not leave it running.
+            hop.start(self._running_loop(), self._loop_vars)
             hop.ended.acquire()  # released on the runtime thread when the work ends
         except KeyboardInterrupt:
             hop.cancel()  # nothing to wait for: the task is cancelled on the loop, its end unread

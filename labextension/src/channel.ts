@@ -9,7 +9,9 @@
  * A channel asks, and opens when the answer is yes:
  * - when it is created (a page reload finds kernels that imported mcp_jupyter long ago) and when its
  *   kernel is idle after a restart (a startup file may import it);
- * - after each cell while it is not open (the cell may have imported it, even through another module);
+ * - after each cell while it is not open (the cell may have imported it, even through another module),
+ *   and once more when a "no" arrives after the cell it was asked during has ended (the subshell may
+ *   have answered before the cell's import ran);
  * - every ASK_EVERY_MS while a cell that names mcp_jupyter runs, on the channel's subshell (the main
  *   shell is busy with that cell), so `import mcp_jupyter` and `mj.connect(...)` in one cell get the
  *   channel while the cell runs (the sign-in's Jupyter route and notification need it).
@@ -121,18 +123,23 @@ export class McpChannel implements IMcpChannel {
           delay(SUBSHELL_WAIT_MS)
         ]);
       }
-      while (!(await this._served(handler.subshellId ?? null))) {
-        // One more question after the wait, whatever keepAsking says then: the cell that ended
-        // meanwhile may have imported mcp_jupyter just before it did.
-        if (
-          this._watched.size === 0 ||
-          attempt !== this._attempt ||
-          this.kernel.isDisposed
-        ) {
+      for (;;) {
+        const cellsRan = this._watched.size > 0;
+        if (await this._served(handler.subshellId ?? null)) {
+          break;
+        }
+        if (attempt !== this._attempt || this.kernel.isDisposed) {
           comm.dispose();
           return;
         }
-        await delay(ASK_EVERY_MS);
+        if (this._watched.size > 0) {
+          await delay(ASK_EVERY_MS);
+        } else if (!cellsRan) {
+          comm.dispose();
+          return;
+        }
+        // else the cells ended while the question was on its way: the subshell may have answered
+        // "no" before their import ran, and their replies came first. Ask once more, now.
       }
       await this._hello(comm, attempt);
     } finally {

@@ -101,6 +101,28 @@ describe('McpChannel', () => {
     ended();
   });
 
+  it('asks once more when the importing cell ends while a "no" asked before its import is on its way', async () => {
+    const { kernel, comm, state, cell } = kernelStub({
+      served: false,
+      subshells: true,
+      held: true
+    });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    state.answer(false); // the question on creation: nothing imported
+    await settle();
+    const ended = cell('c1', 'import mcp_jupyter as mj');
+    await settle();
+    expect(state.waiting.length).toBe(1); // asked on the subshell while the cell runs
+    ended(); // the import ran and the cell's reply arrived first...
+    state.answer(false); // ...then the "no" the subshell gave before the import
+    await settle();
+    expect(state.waiting.length).toBe(1); // asked once more, the cell having ended
+    state.answer(true);
+    await settle();
+    expect(comm.opened).toEqual([await hello()]);
+  });
+
   it('asks again when the kernel is idle after a restart', async () => {
     const { kernel, comm, state } = kernelStub({ served: true });
     const channel = new McpChannel(kernel as never, page, () => undefined);

@@ -7,7 +7,7 @@
 import { Signal } from '@lumino/signaling';
 
 export function kernelStub(
-  options: { served?: boolean; subshells?: boolean } = {}
+  options: { served?: boolean; subshells?: boolean; held?: boolean } = {}
 ) {
   const comm = {
     isDisposed: false,
@@ -29,10 +29,22 @@ export function kernelStub(
     }
   };
   // `served`: whether mcp_jupyter is imported in the kernel; `asked`: each comm_info question
+  // `held`: comm_info questions wait in `waiting` until `answer(served)` replies to the oldest, as a
+  // kernel busy elsewhere would (its answer then says what was true when it was asked)
   const state = {
     served: options.served ?? true,
-    asked: [] as { target: unknown; subshell: unknown }[]
+    asked: [] as { target: unknown; subshell: unknown }[],
+    waiting: [] as ((served: boolean) => void)[],
+    answer(served: boolean) {
+      this.waiting.shift()?.(served);
+    }
   };
+  const reply = (served: boolean) => ({
+    content: {
+      status: 'ok',
+      comms: served ? { listening: { target_name: 'mcp_jupyter.channel' } } : {}
+    }
+  });
   const kernel = {
     isDisposed: false,
     supportsSubshells: !!options.subshells,
@@ -55,10 +67,14 @@ export function kernelStub(
         target: msg.content.target_name,
         subshell: msg.header.subshell_id
       });
-      const comms = state.served
-        ? { listening: { target_name: 'mcp_jupyter.channel' } }
-        : {};
-      return { done: Promise.resolve({ content: { status: 'ok', comms } }) };
+      if (options.held) {
+        return {
+          done: new Promise(resolve =>
+            state.waiting.push(served => resolve(reply(served)))
+          )
+        };
+      }
+      return { done: Promise.resolve(reply(state.served)) };
     }
   };
   /** Send a cell's execute_request; returns what delivers its execute_reply (the cell ends). */

@@ -5,6 +5,7 @@ Prints JSON: {"interrupted": bool, "seconds": float, "progress_after": int}
 interrupt: 0 proves the server stopped working on the cancelled request.
 """
 
+import faulthandler
 import json
 import os
 import signal
@@ -13,6 +14,9 @@ import threading
 import time
 
 import mcp_jupyter as mj
+
+# A hang shows where every thread waits (on stderr, which the test prints) before the test's deadline.
+faulthandler.dump_traceback_later(100, exit=True)
 
 conn = mj.connect("demo", [sys.executable, "-m", "mcp_jupyter.demo"])
 progress: list[float] = []
