@@ -113,6 +113,7 @@ def _run_rank(item: pytest.Item, path: Path, folders: tuple[str, ...]) -> int:
     return 4
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without xdist (-p no:xdist) has no such hook
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """``--dist loadfile`` with the tutorials' tests on the Binder replay's worker, after it (see the top)."""
     if config.getvalue("dist") != "loadfile":
