@@ -142,6 +142,15 @@ class _ReadStream(_Stream):
         except StopAsyncIteration:
             raise _END_OF_STREAM from None
 
+    @property
+    def last_context(self) -> Any:
+        """The context the transport's stream kept for the last item, where it keeps one (else None).
+
+        The SDK asks for it on every message it reads (``getattr(stream, "last_context", None)``).
+        Answered here rather than by ``__getattr__``: a name missing there raises twice (ours and
+        the inner stream's), some 10,000 instructions a message."""
+        return getattr(self._inner, "last_context", None)
+
     def __aiter__(self) -> _ReadStream:
         return self
 
