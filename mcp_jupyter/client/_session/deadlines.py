@@ -17,6 +17,7 @@ from typing import Any, ParamSpec, TypeVar
 import anyio
 from anyio import CancelScope
 
+from ..._compat.anyio import cancel_scope_type
 from ...errors import RequestTimeout
 from .. import _operations as operations
 from .._options import DEFAULT_CONNECT_TIMEOUT
@@ -193,6 +194,7 @@ class Deadlines:
         "alarm_at",
         "_alarm",
         "_loop",
+        "_new_scope",
         "_held",
         "_connect_held",
     )
@@ -208,6 +210,7 @@ class Deadlines:
         self.alarm_at = math.inf  # loop time the alarm rings at (inf: not set)
         self._alarm: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the runtime loop, once a request ran
+        self._new_scope: type[CancelScope] = CancelScope  # the loop's own class, once a request ran
         self._held: list[Deadline] = []  # deadlines paused while a person signs in
         self._connect_held = False
 
@@ -245,22 +248,28 @@ class Deadlines:
         progress: ProgressHandler | None,
     ) -> T:
         """Run ``send(deadline)`` under a new :class:`Deadline` (which is also the request's progress
-        callback, calling ``progress`` after it), inside :class:`MappedErrors` with ``translate``; an
-        expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
+        callback, calling ``progress`` after it), its errors mapped with ``translate`` as
+        :class:`MappedErrors` maps them; an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
         idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
         total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
+            self._new_scope = cancel_scope_type()
         deadline = Deadline(idle, total, self, progress)
         active = self.active
         active.add(deadline)
         # The call the requests sent inside belong to, for the history (client/_operations.py).
         op, token = operations.begin()
         try:
-            with CancelScope() as scope:
+            with self._new_scope() as scope:
                 deadline.attach(scope)
-                with MappedErrors(translate, doing, idle):
+                try:
                     return await send(deadline)
+                except BaseException as exc:  # MappedErrors' mapping, inline: every request passes here
+                    error = translate(exc, doing, timeout=idle)
+                    if error is exc:
+                        raise  # as it is (cancellation, Ctrl-C, our own errors)
+                    raise error from None
             op.timed_out = True
             raise RequestTimeout(deadline.explain(where, doing), server=server)
         except asyncio.CancelledError:
