@@ -368,7 +368,6 @@ def test_anyio_process_transport():
     assert closed
 
 
-
 def test_anyio_cancel_scope_type_is_constructed_as_anyio_constructs_it():
     """The backend's class, made directly, is a working scope: its deadline cancels what runs in it,
     ``cancel()`` does too, and a shielded scope keeps an outer cancellation out."""
@@ -396,6 +395,8 @@ def test_anyio_cancel_scope_type_is_constructed_as_anyio_constructs_it():
 
     results = anyio.run(go)
     require(all(results), "anyio", f"the backend's CancelScope made directly ({results})")
+
+
 def test_sys_current_frames():
     require(callable(getattr(sys, "_current_frames", None)), "python", "sys._current_frames")
     code = test_sys_current_frames.__code__
