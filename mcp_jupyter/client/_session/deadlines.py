@@ -191,6 +191,7 @@ class Deadlines:
         "connect_timeout",
         "active",
         "connect_scope",
+        "recorded",
         "alarm_at",
         "_alarm",
         "_loop",
@@ -207,6 +208,7 @@ class Deadlines:
         self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.active: set[Deadline] = set()
         self.connect_scope: Any = None  # the owner task's cancel scope while it connects
+        self.recorded = True  # the connection's traffic is recorded (its requests note their call)
         self.alarm_at = math.inf  # loop time the alarm rings at (inf: not set)
         self._alarm: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the runtime loop, once a request ran
@@ -258,8 +260,9 @@ class Deadlines:
         deadline = Deadline(idle, total, self, progress)
         active = self.active
         active.add(deadline)
-        # The call the requests sent inside belong to, for the history (client/_operations.py).
-        op, token = operations.begin()
+        # The call the requests sent inside belong to, for the history (client/_operations.py); a
+        # connection whose traffic is not recorded (in-process at 2026-07-28) has nobody to tell.
+        op, token = operations.begin() if self.recorded else (None, None)
         try:
             with self._new_scope() as scope:
                 deadline.attach(scope)
@@ -270,13 +273,16 @@ class Deadlines:
                     if error is exc:
                         raise  # as it is (cancellation, Ctrl-C, our own errors)
                     raise error from None
-            op.timed_out = True
+            if op is not None:
+                op.timed_out = True
             raise RequestTimeout(deadline.explain(where, doing), server=server)
         except asyncio.CancelledError:
-            op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
+            if op is not None:
+                op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
             raise
         finally:
-            operations.end(op, token)
+            if op is not None:
+                operations.end(op, token)
             active.discard(deadline)
 
     def pausing(self, callback: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:

@@ -200,6 +200,7 @@ class Lifecycle:
         for index, (label, transport) in enumerate(attempts):
             last = index == len(attempts) - 1
             client = self._make_client(transport)
+            deadlines.recorded = isinstance(transport, LayeredTransport)  # the history's layer
             entered = False
             with anyio.CancelScope(deadline=anyio.current_time() + deadlines.connect_timeout) as scope:
                 deadlines.connect_scope = scope
