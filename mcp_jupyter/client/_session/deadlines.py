@@ -262,7 +262,8 @@ class Deadlines:
         active.add(deadline)
         # The call the requests sent inside belong to, for the history (client/_operations.py); a
         # connection whose traffic is not recorded (in-process at 2026-07-28) has nobody to tell.
-        op, token = operations.begin() if self.recorded else (None, None)
+        noted = operations.begin() if self.recorded else None
+        op = None if noted is None else noted[0]
         try:
             with self._new_scope() as scope:
                 deadline.attach(scope)
@@ -281,8 +282,8 @@ class Deadlines:
                 op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
             raise
         finally:
-            if op is not None:
-                operations.end(op, token)
+            if noted is not None:
+                operations.end(*noted)
             active.discard(deadline)
 
     def pausing(self, callback: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
