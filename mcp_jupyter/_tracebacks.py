@@ -9,7 +9,7 @@ Two places shape what is shown (docs/architecture.md, "How an error reaches a pe
 
 - the runtime seam (:func:`without_carriers`, used by ``Runtime.call`` and ``Runtime.run``): a user
   error crossing back from the runtime thread drops the frames that only carried it there
-  (``concurrent.futures``, anyio's portal, asyncio's future) and the implicit context it was
+  (``concurrent.futures``, anyio's portal, asyncio's future, the runtime's hop) and the implicit context it was
   translated from (``raise ... from None`` already hides it from Python; IPython still walks it, and
   falls back to plain Python formatting when it holds an exception group). A script's traceback then reads as one call
   stack, from the user's line down to where our code decided, ending in the message;
@@ -44,8 +44,17 @@ _INTERNAL = frozenset(
         "ipykernel",
     }
 )
-# Frames that only carry a result from the runtime thread to the caller.
-_CARRIERS = frozenset({"concurrent.futures._base", "anyio.from_thread", "asyncio.futures", "asyncio.tasks"})
+# Frames that only carry a result from the runtime thread to the caller (the runtime's own: an
+# awaited call's hop raises the work's error from its ``result``, as a future does).
+_CARRIERS = frozenset(
+    {
+        "concurrent.futures._base",
+        "anyio.from_thread",
+        "asyncio.futures",
+        "asyncio.tasks",
+        "mcp_jupyter.runtime",
+    }
+)
 
 
 def _module(frame: types.FrameType) -> str:

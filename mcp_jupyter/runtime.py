@@ -7,11 +7,12 @@ code on another loop, and widget callbacks all reach the connections the same wa
 
 The loop runs under anyio (with a blocking portal, for starting and stopping it), and a call hops
 onto it with one ``call_soon_threadsafe`` each way (:class:`_Hop`): the caller schedules the work
-and waits (on a thread-safe future when it blocks, on a future of its own loop when it awaits);
-the work runs as a plain task of the runtime loop; its end wakes the caller once. anyio's portal
-took two more thread switches per call (its ``start_task_soon`` waits until the loop has spawned
-the task, even when the caller is another event loop, which blocked that loop meanwhile) and a task
-group, a cancel scope and a done-callback of its own (docs/architecture.md, "The cost of a call").
+and waits (on a lock or a thread-safe future when it blocks; when it awaits, on the hop itself,
+which its loop's task awaits as it would a future); the work runs as a plain task of the runtime
+loop; its end wakes the caller once. anyio's portal took two more thread switches per call (its
+``start_task_soon`` waits until the loop has spawned the task, even when the caller is another
+event loop, which blocked that loop meanwhile) and a task group, a cancel scope and a done-callback
+of its own (docs/architecture.md, "The cost of a call").
 The loop starts lazily on first use and stops at interpreter exit, closing every connection (so no
 server process outlives the kernel).
 """
@@ -24,7 +25,7 @@ import concurrent.futures
 import contextvars
 import inspect
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any, TypeVar, cast
 
 from ._tracebacks import without_carriers
@@ -184,10 +185,11 @@ class Runtime:
             hop.start(self._running_loop(), self._loop_vars)
             hop.ended.acquire()  # released on the runtime thread when the work ends
         except KeyboardInterrupt:
-            hop.cancel()  # nothing to wait for: the task is cancelled on the loop, its end unread
+            hop.cancel_work()  # nothing to wait for: the task is cancelled on the loop, its end unread
             raise
         if hop.error is None:
-            return cast(T, hop.value)
+            value: T = hop.value
+            return value
         if isinstance(hop.error, MCPJupyterError):  # the user's to act on: shown without its carriers
             raise without_carriers(hop.error, inspect.currentframe()) from hop.error.__cause__
         raise hop.error
@@ -203,9 +205,10 @@ class Runtime:
         hop = _ToLoop(fn, args, asyncio.get_running_loop())
         hop.start(self._running_loop(), self._loop_vars)
         try:
-            return await hop.waiter
+            value: T = await hop
+            return value
         except asyncio.CancelledError:
-            hop.cancel()
+            hop.cancel_work()  # (the hop cancelled it already when the task was cancelled awaiting it)
             raise
         except MCPJupyterError as exc:  # the user's to act on: shown without what carried it here
             raise without_carriers(exc, inspect.currentframe()) from exc.__cause__
@@ -218,19 +221,19 @@ class _Hop:
     loop, which runs the work as a plain task (its context copied from the caller's, as every
     ``call_soon_threadsafe`` does) whose last step settles the caller (:meth:`settle`, on the
     runtime thread): the subclasses wake a blocked thread, a ``concurrent.futures.Future``'s holder
-    or a future of the caller's own event loop. :meth:`cancel` (any thread) cancels the task, or the
-    work before it starts; both are scheduled on the runtime loop in order, so a cancel never
+    or a task of the caller's own event loop. :meth:`cancel_work` (any thread) cancels the task, or
+    the work before it starts; both are scheduled on the runtime loop in order, so a cancel never
     overtakes its start.
     """
 
-    __slots__ = ("fn", "args", "task", "loop", "loop_vars", "cancelled")
+    __slots__ = ("fn", "args", "task", "loop", "loop_vars", "stopped")
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
         self.fn, self.args = fn, args
         self.task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.loop_vars: tuple[tuple[contextvars.ContextVar[Any], Any], ...] = ()
-        self.cancelled = False
+        self.stopped = False  # cancel_work came first: the work never starts
 
     def settle(self, error: BaseException | None, value: Any) -> None:
         """Hand the work's end to the caller (on the runtime thread); ``error`` None means ``value``."""
@@ -243,7 +246,7 @@ class _Hop:
         loop.call_soon_threadsafe(self._begin)
 
     def _begin(self) -> None:  # on the runtime loop, in a copy of the caller's context
-        if self.cancelled:
+        if self.stopped:
             self.settle(asyncio.CancelledError(), None)
             return
         # anyio.run's "asyncio" for sniffio, as its portal set it: without it, each of the dozen
@@ -280,14 +283,14 @@ class _Hop:
         if not isinstance(exc, Exception):  # Ctrl-C, SystemExit: the loop's to handle too
             raise exc
 
-    def cancel(self) -> None:
+    def cancel_work(self) -> None:
         """Cancel the work (any thread): its task if it started, else it never starts."""
         loop = self.loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._cancel)
 
     def _cancel(self) -> None:  # on the runtime loop
-        self.cancelled = True
+        self.stopped = True
         if self.task is not None:
             self.task.cancel()
 
@@ -322,7 +325,7 @@ class _ToFuture(_Hop):
 
     def _holder_done(self, future: concurrent.futures.Future[Any]) -> None:
         if future.cancelled():
-            self.cancel()
+            self.cancel_work()
 
     def settle(self, error: BaseException | None, value: Any) -> None:
         future = self.future
@@ -337,32 +340,90 @@ class _ToFuture(_Hop):
 
 
 class _ToLoop(_Hop):
-    """A hop awaited from another event loop (``Runtime.run``): its end is one wake-up of that loop."""
+    """A hop awaited from another event loop (``Runtime.run``): its end wakes the awaiting task in
+    the turn of that loop in which it arrives.
 
-    __slots__ = ("waiter",)
+    The awaiting task awaits the hop itself, as it would a future of its loop: the hop follows
+    asyncio's documented protocol for future-like objects (``_asyncio_future_blocking``, see
+    :func:`asyncio.isfuture`), and the task hands it its wake-up (``add_done_callback``). The runtime
+    thread's one ``call_soon_threadsafe`` then runs that wake-up directly. An ``asyncio.Future``
+    would cost the caller's loop one more turn (about 20,000 instructions a call): its result is set
+    in one turn, and the task's step it schedules runs in the next. Only the awaiting task, on its
+    own loop, calls the protocol's methods; the runtime thread only schedules :meth:`_arrived`.
+    """
+
+    __slots__ = ("caller", "ended", "error", "value", "_wakeup", "_asyncio_future_blocking")
 
     def __init__(
         self, fn: Callable[..., Any], args: tuple[Any, ...], caller: asyncio.AbstractEventLoop
     ) -> None:
         super().__init__(fn, args)
-        self.waiter: asyncio.Future[Any] = caller.create_future()
+        self.caller = caller
+        self.ended = False  # the work's end arrived, or the awaiting task gave up
+        self.error: BaseException | None = None
+        self.value: Any = None
+        self._wakeup: tuple[Callable[[Any], object], contextvars.Context | None] | None = None
+        self._asyncio_future_blocking = False  # True while the awaiting task is to wait for it
 
     def settle(self, error: BaseException | None, value: Any) -> None:
         try:
-            self.waiter.get_loop().call_soon_threadsafe(_settle_waiter, self.waiter, error, value)
+            self.caller.call_soon_threadsafe(self._arrived, error, value)
         except RuntimeError:  # the caller's loop is closed: nobody waits
             pass
 
+    def _arrived(self, error: BaseException | None, value: Any) -> None:  # on the caller's loop
+        if self.ended:  # the awaiting task was cancelled meanwhile
+            return
+        self.ended, self.error, self.value = True, error, value
+        wakeup, self._wakeup = self._wakeup, None
+        if wakeup is not None:
+            callback, context = wakeup
+            if context is None:
+                callback(self)
+            else:
+                context.run(callback, self)
 
-def _settle_waiter(waiter: asyncio.Future[Any], error: BaseException | None, value: Any) -> None:
-    if waiter.done():  # the awaiting task was cancelled meanwhile
-        return
-    if error is None:
-        waiter.set_result(value)
-    elif isinstance(error, asyncio.CancelledError):
-        waiter.cancel()
-    else:
-        waiter.set_exception(error)
+    # -- what the awaiting task asks of a future-like object (on its own loop) ------------------
+    def __await__(self) -> Generator[Any, None, Any]:
+        if not self.ended:
+            self._asyncio_future_blocking = True
+            yield self  # the task sees a future-like object and waits for it
+        return self.result()
+
+    def get_loop(self) -> asyncio.AbstractEventLoop:
+        """The awaiting task's loop."""
+        return self.caller
+
+    def add_done_callback(
+        self, fn: Callable[[Any], object], *, context: contextvars.Context | None = None
+    ) -> None:
+        """Call ``fn(self)`` when the work ends: the awaiting task's wake-up (the one callback)."""
+        if self.ended:
+            self.caller.call_soon(fn, self, context=context)
+        else:
+            self._wakeup = (fn, context)
+
+    def done(self) -> bool:
+        """Whether the work's end arrived (or the awaiting task gave up)."""
+        return self.ended
+
+    def cancel(self, msg: Any = None) -> bool:
+        """The awaiting task is cancelled: cancel the work, and wake the task with CancelledError."""
+        if self.ended:
+            return False
+        self.ended = True
+        self.error = asyncio.CancelledError() if msg is None else asyncio.CancelledError(msg)
+        self.cancel_work()
+        wakeup, self._wakeup = self._wakeup, None
+        if wakeup is not None:
+            self.caller.call_soon(wakeup[0], self, context=wakeup[1])
+        return True
+
+    def result(self) -> Any:
+        """The work's value, or its error raised."""
+        if self.error is not None:
+            raise self.error
+        return self.value
 
 
 class _Status:

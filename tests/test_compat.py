@@ -368,6 +368,35 @@ def test_anyio_process_transport():
     assert closed
 
 
+def test_anyio_cancel_scope_type_is_constructed_as_anyio_constructs_it():
+    """The backend's class, made directly, is a working scope: its deadline cancels what runs in it,
+    ``cancel()`` does too, and a shielded scope keeps an outer cancellation out."""
+
+    async def go() -> tuple[bool, bool, bool, bool]:
+        scope_type = compat_anyio.cancel_scope_type()
+        with scope_type(deadline=anyio.current_time() + 0.01) as timed:
+            await anyio.sleep(30)
+        with scope_type() as cancelled:
+            cancelled.cancel()
+            await anyio.sleep(30)
+        shielded_ran = False
+        with anyio.CancelScope() as outer:
+            outer.cancel()
+            with scope_type(shield=True):
+                await anyio.sleep(0.01)
+                shielded_ran = True
+            await anyio.sleep(30)  # the outer cancellation lands here
+        return (
+            isinstance(timed, anyio.CancelScope) and timed.cancelled_caught,
+            cancelled.cancelled_caught,
+            shielded_ran,
+            outer.cancelled_caught,
+        )
+
+    results = anyio.run(go)
+    require(all(results), "anyio", f"the backend's CancelScope made directly ({results})")
+
+
 def test_sys_current_frames():
     require(callable(getattr(sys, "_current_frames", None)), "python", "sys._current_frames")
     code = test_sys_current_frames.__code__

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import selectors
 import threading
 
 import pytest
@@ -40,6 +41,41 @@ def test_an_awaiting_loop_is_not_blocked_while_the_runtime_is_busy():
     result, released_by_the_loop = asyncio.run(cell())
     assert result == "done"
     assert released_by_the_loop, "the awaiting loop was blocked until the runtime thread was free"
+
+
+class CountingSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+    """The loop's selector, counting the loop's turns (each turn asks it once)."""
+
+    turns = 0
+
+    def select(self, timeout: float | None = None) -> list:
+        self.turns += 1
+        return super().select(timeout)
+
+
+def test_an_awaited_call_costs_its_loop_one_turn():
+    """The runtime's answer wakes the awaiting task in the turn it arrives: the loop waits once per
+    call. (A future of the loop would take two: its result set in one turn, the task's step run in
+    the next, some 20,000 instructions a call.)"""
+    rt = runtime()
+    selector = CountingSelector()
+    loop = asyncio.SelectorEventLoop(selector)
+
+    async def noop() -> None:
+        return None
+
+    async def calls(n: int) -> None:
+        for _ in range(n):
+            await rt.run(noop)
+
+    try:
+        loop.run_until_complete(calls(5))  # the runtime thread is started
+        before = selector.turns
+        loop.run_until_complete(calls(50))
+        turns = selector.turns - before
+    finally:
+        loop.close()
+    assert turns <= 50 + 2, f"{turns} turns of the awaiting loop for 50 awaited calls"
 
 
 def waits_until_cancelled(started: threading.Event, cancelled: threading.Event):

@@ -38,7 +38,7 @@ from .._wording import counted
 from . import _operations
 from ._spans import summary as _summary
 from ._spans import traffic as _traffic
-from ._transport_layers import Layer, LayeredTransport
+from ._transport_layers import Layer, LayeredTransport, fields_of
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -241,8 +241,9 @@ class History(TrafficViews):
             self.nbytes = 0
             self.version += 1
 
-    def record(self, direction: str, item: Any) -> None:
-        """Record one ``SessionMessage`` (or a parse error the transport surfaced)."""
+    def record(self, direction: str, item: Any, fields: dict[str, Any] | None = None) -> None:
+        """Record one ``SessionMessage`` (or a parse error the transport surfaced); ``fields``: its
+        message's fields when the caller read them already (the transport layers do)."""
         now = time.time()
         if isinstance(item, Exception):
             entry = HistoryEntry(direction, "invalid", None, None, now, error=str(item)[:500], _raw=item)
@@ -251,7 +252,8 @@ class History(TrafficViews):
                 self._append(entry)
             return
         message = getattr(item, "message", item)
-        fields = fields_of(message)
+        if fields is None or message is item:  # (an item that is itself a message: its own fields)
+            fields = fields_of(message)
         method, msg_id, error = fields.get("method"), fields.get("id"), fields.get("error")
         if method is not None:
             kind = "request" if msg_id is not None else "notification"
@@ -429,17 +431,6 @@ def _note_facts(entry: HistoryEntry, data: dict[str, Any]) -> None:
         entry.task = (str(task_id), str(task.get("status") or ""))
 
 
-def fields_of(message: Any) -> dict[str, Any]:
-    """The fields of a JSON-RPC message (an ``mcp_types`` model) as a dict; empty for anything else,
-    such as a transport error.
-
-    Read from the model's ``__dict__``, where pydantic keeps them: asking a model for a field its
-    type lacks (``getattr(response, "method", None)``) raises and catches inside pydantic, several
-    microseconds on every message that the transport wrappers look at."""
-    fields = getattr(message, "__dict__", None)
-    return fields if isinstance(fields, dict) else {}
-
-
 class Recording(Layer):
     """The transport layer that records each message into ``history`` (the first layer from the
     transport up, so it keeps what went over the wire).
@@ -452,12 +443,12 @@ class Recording(Layer):
         self._record = history.record
         self._on_eof = on_eof
 
-    def sent(self, item: Any) -> Any:
-        self._record("send", item)
+    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+        self._record("send", item, fields)
         return item
 
-    def received(self, item: Any) -> Any:
-        self._record("recv", item)
+    def received(self, item: Any, fields: dict[str, Any]) -> Any:
+        self._record("recv", item, fields)
         return item
 
     def ended(self) -> None:

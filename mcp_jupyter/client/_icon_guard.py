@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .._escaping import visible
-from ._history import fields_of
 from ._transport_layers import Layer, LayeredTransport
 
 # Request method -> (the result's list key, what an entry is called, the entry's identifying key)
@@ -121,16 +120,13 @@ class IconGuard(Layer):
         self._waiting: dict[int | str, str] = {}  # request id -> its method
         self._warn = warn
 
-    def sent(self, item: Any) -> Any:
-        fields = fields_of(getattr(item, "message", None))
+    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
         method = fields.get("method")
         if method in _WATCHED and fields.get("id") is not None:
             self._waiting[fields["id"]] = method
         return item
 
-    def received(self, item: Any) -> Any:
-        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
-        fields = fields_of(message)
+    def received(self, item: Any, fields: dict[str, Any]) -> Any:
         msg_id = fields.get("id")
         if msg_id is None or fields.get("method") is not None or msg_id not in self._waiting:
             return item  # a notification, a server request, or the answer to another request
@@ -145,6 +141,7 @@ class IconGuard(Layer):
             self._warn(note)
         from mcp.shared.message import SessionMessage
 
+        message: Any = item.message  # a JSONRPCResponse (it has an id and a result)
         return SessionMessage(message=message.model_copy(update={"result": cleaned}), metadata=item.metadata)
 
 

@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._history import fields_of
 from ._transport_layers import Layer, LayeredTransport
 
 FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carry resultType
 
 
-def _wants_result_type(message: Any, version_key: str) -> bool:
-    """Whether ``message`` is a request sent at a protocol version whose results carry ``resultType``
-    (``version_key``: the ``_meta`` key of a request's protocol version)."""
-    fields = fields_of(message)
+def _wants_result_type(fields: dict[str, Any], version_key: str) -> bool:
+    """Whether the message of these ``fields`` is a request sent at a protocol version whose results
+    carry ``resultType`` (``version_key``: the ``_meta`` key of a request's protocol version)."""
     if fields.get("method") is None or fields.get("id") is None:
         return False
     meta = (fields.get("params") or {}).get("_meta") or {}
@@ -43,14 +41,12 @@ class ResultTypeDefault(Layer):
         self._waiting: set[int | str] = set()  # JSON-RPC request ids
         self._version_key = PROTOCOL_VERSION_META_KEY
 
-    def sent(self, item: Any) -> Any:
-        if _wants_result_type(getattr(item, "message", None), self._version_key):
-            self._waiting.add(item.message.id)
+    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+        if _wants_result_type(fields, self._version_key):
+            self._waiting.add(fields["id"])
         return item
 
-    def received(self, item: Any) -> Any:
-        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
-        fields = fields_of(message)
+    def received(self, item: Any, fields: dict[str, Any]) -> Any:
         msg_id = fields.get("id")
         if msg_id is None or msg_id not in self._waiting or fields.get("method") is not None:
             return item  # a notification, a server request, or an answer to a handshake-era request
@@ -60,6 +56,7 @@ class ResultTypeDefault(Layer):
             return item  # an error (no result), or a result that says what it is
         from mcp.shared.message import SessionMessage
 
+        message: Any = item.message  # a JSONRPCResponse (it has an id and a result)
         completed = message.model_copy(update={"result": {**result, "resultType": "complete"}})
         return SessionMessage(message=completed, metadata=item.metadata)
 

@@ -19,6 +19,7 @@ runtime thread:
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -123,14 +124,23 @@ def decode_line(line: bytes) -> tuple[str, bool]:
         return line.decode("utf-8", errors="replace"), True
 
 
+@functools.cache
+def _sdk_message_types() -> tuple[Any, Any]:
+    """The SDK's JSON-RPC message adapter and ``SessionMessage``, imported for the first message (the
+    client module loads without the SDK) and kept: two import statements cost every message read
+    about 9,000 instructions."""
+    import mcp_types
+    from mcp.shared.message import SessionMessage
+
+    return mcp_types.jsonrpc_message_adapter, SessionMessage
+
+
 def parse_message(text: str, line: bytes | None = None) -> Any:
     """A ``SessionMessage`` (carrying its wire bytes for the history), or the parse error as a value
     (the session reports it as garbage)."""
-    import mcp_types as types
-    from mcp.shared.message import SessionMessage
-
+    adapter, session_message = _sdk_message_types()
     try:
-        message = SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+        message = session_message(adapter.validate_json(text, by_name=False))
     except ValueError as exc:
         return exc
     if line is not None:

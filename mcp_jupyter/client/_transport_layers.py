@@ -10,7 +10,9 @@ stream. A stream proxy per layer cost a coroutine frame per layer that each mess
 resume of a waiting ``receive``, passed through (about a third of our cost of a stdio call).
 
 Layers are listed from the transport up: the first sees a received message first and a sent one
-last, so the history (first) records what went over the wire.
+last, so the history (first) records what went over the wire. Each hook is handed the message's
+fields (:func:`fields_of`), read once per message for every layer (again only after a layer
+replaced the message).
 """
 
 from __future__ import annotations
@@ -21,17 +23,38 @@ from typing import Any
 
 import anyio
 
-__all__ = ["Layer", "LayeredTransport"]
+__all__ = ["Layer", "LayeredTransport", "fields_of"]
+
+
+def fields_of(message: Any) -> dict[str, Any]:
+    """The fields of a JSON-RPC message (an ``mcp_types`` model) as a dict; empty for anything else,
+    such as a transport error.
+
+    Read from the model's ``__dict__``, where pydantic keeps them: asking a model for a field its
+    type lacks (``getattr(response, "method", None)``) raises and catches inside pydantic, several
+    microseconds on every message that the transport layers look at."""
+    fields = getattr(message, "__dict__", None)
+    return fields if isinstance(fields, dict) else {}
+
+
+def _fields_of_item(item: Any) -> dict[str, Any]:
+    """The fields of the message a ``SessionMessage`` carries (empty for a transport's exception):
+    :func:`fields_of` of ``item.message``, in one call (every message passes here)."""
+    fields = getattr(getattr(item, "message", None), "__dict__", None)
+    return fields if isinstance(fields, dict) else {}
 
 
 class Layer:
-    """One job done on each message between a transport and the SDK (override what it needs)."""
+    """One job done on each message between a transport and the SDK (override what it needs).
 
-    def sent(self, item: Any) -> Any:
+    ``fields`` is the message's fields (:func:`fields_of` of ``item.message``), read once for every
+    layer: a hook reads them there rather than from ``item``."""
+
+    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
         """The item to send in place of ``item`` (a ``SessionMessage`` from the SDK, going out)."""
         return item
 
-    def received(self, item: Any) -> Any:
+    def received(self, item: Any, fields: dict[str, Any]) -> Any:
         """The item the layers above receive in place of ``item`` (a ``SessionMessage``, or a
         transport's exception), or None when this layer took it (answered it itself)."""
         return item
@@ -93,9 +116,18 @@ class _SendBelow:
         self._sent = tuple(layer.sent for layer in reversed(below))
 
     async def __call__(self, item: Any) -> None:
-        for sent in self._sent:
-            item = sent(item)
-        await self._inner.send(item)
+        await self._inner.send(_passed_down(item, self._sent))
+
+
+def _passed_down(item: Any, hooks: tuple[Callable[[Any, dict[str, Any]], Any], ...]) -> Any:
+    """``item`` as the ``sent`` hooks leave it, each handed its fields (read again only when a hook
+    replaced it)."""
+    fields = _fields_of_item(item)
+    for sent in hooks:
+        passed = sent(item, fields)
+        if passed is not item:
+            item, fields = passed, _fields_of_item(passed)
+    return item
 
 
 class _Stream:
@@ -129,7 +161,7 @@ class _ReadStream(_Stream):
     def __init__(
         self,
         inner: Any,
-        received: tuple[Callable[[Any], Any], ...],
+        received: tuple[Callable[[Any, dict[str, Any]], Any], ...],
         ended: tuple[Callable[[], None], ...],
     ) -> None:
         super().__init__(inner)
@@ -141,6 +173,15 @@ class _ReadStream(_Stream):
             return await self.__anext__()
         except StopAsyncIteration:
             raise _END_OF_STREAM from None
+
+    @property
+    def last_context(self) -> Any:
+        """The context the transport's stream kept for the last item, where it keeps one (else None).
+
+        The SDK asks for it on every message it reads (``getattr(stream, "last_context", None)``).
+        Answered here rather than by ``__getattr__``: a name missing there raises twice (ours and
+        the inner stream's), some 10,000 instructions a message."""
+        return getattr(self._inner, "last_context", None)
 
     def __aiter__(self) -> _ReadStream:
         return self
@@ -157,10 +198,13 @@ class _ReadStream(_Stream):
                 if isinstance(exc, _END_OF_STREAM):
                     raise StopAsyncIteration from None
                 raise
+            fields = _fields_of_item(item)
             for received in self._received:
-                item = received(item)
-                if item is None:
-                    break
+                passed = received(item, fields)
+                if passed is None:
+                    break  # a layer took it
+                if passed is not item:  # a layer changed it: the layers above read the new one
+                    item, fields = passed, _fields_of_item(passed)
             else:
                 return item
 
@@ -170,12 +214,10 @@ class _WriteStream(_Stream):
 
     __slots__ = ("_sent",)
 
-    def __init__(self, inner: Any, sent: tuple[Callable[[Any], Any], ...]) -> None:
+    def __init__(self, inner: Any, sent: tuple[Callable[[Any, dict[str, Any]], Any], ...]) -> None:
         super().__init__(inner)
         self._sent = sent
 
     async def send(self, item: Any) -> None:
         """Send ``item`` (as the layers change it) down the transport."""
-        for sent in self._sent:
-            item = sent(item)
-        await self._inner.send(item)
+        await self._inner.send(_passed_down(item, self._sent))

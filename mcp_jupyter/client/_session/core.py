@@ -251,8 +251,8 @@ class Session:
     @property
     def modern(self) -> bool:
         """True on 2026-07-28+ connections, where change events arrive on a ``subscriptions/listen`` stream."""
-        client = self.lifecycle.client
-        return client is not None and client.protocol_version.startswith("2026")
+        lifecycle = self.lifecycle  # on every call: the version read once, when it connected
+        return lifecycle.client is not None and lifecycle.modern
 
     # -- requests (deadlines) -----------------------------------------------------------------
     def request(

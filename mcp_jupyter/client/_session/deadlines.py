@@ -17,6 +17,7 @@ from typing import Any, ParamSpec, TypeVar
 import anyio
 from anyio import CancelScope
 
+from ..._compat.anyio import cancel_scope_type
 from ...errors import RequestTimeout
 from .. import _operations as operations
 from .._options import DEFAULT_CONNECT_TIMEOUT
@@ -190,9 +191,11 @@ class Deadlines:
         "connect_timeout",
         "active",
         "connect_scope",
+        "recorded",
         "alarm_at",
         "_alarm",
         "_loop",
+        "_new_scope",
         "_held",
         "_connect_held",
     )
@@ -205,9 +208,11 @@ class Deadlines:
         self.connect_timeout = DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.active: set[Deadline] = set()
         self.connect_scope: CancelScope | None = None  # the owner task's cancel scope while it connects
+        self.recorded = True  # the connection's traffic is recorded (its requests note their call)
         self.alarm_at = math.inf  # loop time the alarm rings at (inf: not set)
         self._alarm: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the runtime loop, once a request ran
+        self._new_scope: type[CancelScope] = CancelScope  # the loop's own class, once a request ran
         self._held: list[Deadline] = []  # deadlines paused while a person signs in
         self._connect_held = False
 
@@ -245,29 +250,40 @@ class Deadlines:
         progress: ProgressHandler | None,
     ) -> T:
         """Run ``send(deadline)`` under a new :class:`Deadline` (which is also the request's progress
-        callback, calling ``progress`` after it), inside :class:`MappedErrors` with ``translate``; an
-        expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
+        callback, calling ``progress`` after it), its errors mapped with ``translate`` as
+        :class:`MappedErrors` maps them; an expired deadline is :class:`~mcp_jupyter.errors.RequestTimeout`."""
         idle = self.timeout if timeout is CONNECTION_DEFAULT else timeout
         total = self.max_timeout if max_timeout is CONNECTION_DEFAULT else max_timeout
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
+            self._new_scope = cancel_scope_type()
         deadline = Deadline(idle, total, self, progress)
         active = self.active
         active.add(deadline)
-        # The call the requests sent inside belong to, for the history (client/_operations.py).
-        op, token = operations.begin()
+        # The call the requests sent inside belong to, for the history (client/_operations.py); a
+        # connection whose traffic is not recorded (in-process at 2026-07-28) has nobody to tell.
+        noted = operations.begin() if self.recorded else None
+        op = None if noted is None else noted[0]
         try:
-            with CancelScope() as scope:
+            with self._new_scope() as scope:
                 deadline.attach(scope)
-                with MappedErrors(translate, doing, idle):
+                try:
                     return await send(deadline)
-            op.timed_out = True
+                except BaseException as exc:  # MappedErrors' mapping, inline: every request passes here
+                    error = translate(exc, doing, timeout=idle)
+                    if error is exc:
+                        raise  # as it is (cancellation, Ctrl-C, our own errors)
+                    raise error from None
+            if op is not None:
+                op.timed_out = True
             raise RequestTimeout(deadline.explain(where, doing), server=server)
         except asyncio.CancelledError:
-            op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
+            if op is not None:
+                op.cancelled = True  # the caller gave up (an interrupt, a cancelled task)
             raise
         finally:
-            operations.end(op, token)
+            if noted is not None:
+                operations.end(*noted)
             active.discard(deadline)
 
     def pausing(self, callback: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:

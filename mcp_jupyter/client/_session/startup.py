@@ -104,6 +104,7 @@ class Lifecycle:
     __slots__ = (
         "session",
         "client",
+        "modern",
         "signin",
         "offers_roots",
         "roots_wait",
@@ -116,6 +117,7 @@ class Lifecycle:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.client: Client | None = None
+        self.modern = False  # the client speaks 2026-07-28 or later (read only while it is set)
         options = session.options
         self.signin = SignIn(options.auth, session.spec.kind)
         roots = options.roots
@@ -198,6 +200,7 @@ class Lifecycle:
         for index, (label, transport) in enumerate(attempts):
             last = index == len(attempts) - 1
             client = self._make_client(transport)
+            deadlines.recorded = isinstance(transport, LayeredTransport)  # the history's layer
             entered = False
             with anyio.CancelScope(deadline=anyio.current_time() + deadlines.connect_timeout) as scope:
                 deadlines.connect_scope = scope
@@ -357,6 +360,7 @@ class Lifecycle:
     def _on_connected(self, client: Any, label: str) -> None:
         session = self.session
         self.client = client
+        self.modern = client.protocol_version.startswith("2026")  # fixed for the client's life
         session.transport_used = label
         session.status = "connected"
         session.connected_at = time.time()

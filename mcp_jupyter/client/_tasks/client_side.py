@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
-from .._history import fields_of
 from .._transport_layers import Layer, LayeredTransport
 
 if TYPE_CHECKING:
@@ -165,9 +164,9 @@ class _Refused(Exception):  # noqa: N818 - a JSON-RPC error answer, not a failur
         self.error = {"code": code, "message": message, **({"data": data} if data is not None else {})}
 
 
-def _with_task_capability(message: Any) -> Any:
-    """The ``initialize`` request with ``capabilities.tasks`` added (other messages unchanged)."""
-    fields = fields_of(message)
+def _with_task_capability(message: Any, fields: dict[str, Any]) -> Any:
+    """The ``initialize`` request with ``capabilities.tasks`` added (other messages unchanged);
+    ``fields``: the message's fields."""
     params = fields.get("params")
     if fields.get("method") != "initialize" or not isinstance(params, dict):
         return message
@@ -206,22 +205,24 @@ class ClientTaskLayer(Layer):
             group.cancel_scope.cancel()
             await group.__aexit__(None, None, None)
 
-    def sent(self, item: Any) -> Any:
-        message = getattr(item, "message", None)
-        changed = _with_task_capability(message) if message is not None else None
-        if changed is not None and changed is not message:
+    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+        if fields.get("method") != "initialize":
+            return item  # only the handshake's request changes
+        message = item.message
+        changed = _with_task_capability(message, fields)
+        if changed is not message:
             from mcp.shared.message import SessionMessage
 
             return SessionMessage(message=changed, metadata=item.metadata)
         return item
 
-    def received(self, item: Any) -> Any:
-        message: Any = getattr(item, "message", None)  # a JSONRPCMessage, or None for a transport's error
-        fields = fields_of(message)
+    def received(self, item: Any, fields: dict[str, Any]) -> Any:
         method, request_id = fields.get("method"), fields.get("id")
         if method is None or request_id is None:
             return item  # a response, a notification or a transport error: the SDK's
-        params = message.params if isinstance(message.params, dict) else {}
+        params = fields.get("params")
+        if not isinstance(params, dict):
+            params = {}
         if method in _AUGMENTABLE and isinstance(params.get("task"), dict):
             group = self._group
             group.start_soon(
