@@ -1,6 +1,7 @@
 """Start a long tool call, send SIGINT once the server is working on it, report how it ended.
 
-Prints JSON: {"interrupted": bool, "seconds": float, "progress_after": int}
+Prints JSON: {"interrupted": bool, "seconds": float, "progress_after": int, "progress_seen": int,
+"ended_with": str} (the last two say why, when the call was not interrupted)
 ``progress_after`` counts progress notifications that arrived more than 0.3 s after the
 interrupt: 0 proves the server stopped working on the cancelled request.
 """
@@ -31,16 +32,19 @@ def interrupt_when_running() -> None:
 threading.Thread(target=interrupt_when_running, daemon=True).start()
 start = time.perf_counter()
 interrupted = False
+ended_with = ""
 try:
-    conn.call(
+    result = conn.call(
         "countdown", steps=600, delay=0.1, progress=lambda p, t, m: progress.append(time.perf_counter())
     )
+    ended_with = result.text[:200]  # not interrupted: what the call answered tells why
 except KeyboardInterrupt:
     interrupted = True
 stopped = time.perf_counter()
 seconds = stopped - start
 time.sleep(1.5)
 late = [t for t in progress if t > stopped + 0.3]
-print(json.dumps({"interrupted": interrupted, "seconds": seconds, "progress_after": len(late)}))
+report = {"interrupted": interrupted, "seconds": seconds, "progress_after": len(late)}
+print(json.dumps({**report, "progress_seen": len(progress), "ended_with": ended_with}))
 assert conn.call("add", a=1, b=2).structured == {"result": 3}  # the connection is still usable
 mj.disconnect_all()
