@@ -18,6 +18,9 @@ import mcp_jupyter as mj
 
 # A hang shows where every thread waits (on stderr, which the test prints) before the test's deadline.
 faulthandler.dump_traceback_later(100, exit=True)
+# Ctrl-C as a terminal delivers it: a shell that started the test run in the background (`make test &`,
+# nohup) hands its children SIGINT ignored, and Python then installs no KeyboardInterrupt handler.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 conn = mj.connect("demo", [sys.executable, "-m", "mcp_jupyter.demo"])
 progress: list[float] = []
