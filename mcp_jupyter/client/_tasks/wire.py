@@ -300,7 +300,9 @@ async def _follow_2025(
     passed: list[DeadlinePassed] = []
 
     async def keep_polling() -> None:
-        while True:
+        # Until the task ends: then tasks/result, already asked, carries the outcome (a poll here
+        # would not wait, Pace asks about an ended task at once, and polled without pause).
+        while not state.terminal:
             try:
                 await _poll(session, state, pace, flush)
             except DeadlinePassed as exc:
