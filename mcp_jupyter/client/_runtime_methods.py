@@ -41,7 +41,7 @@ def on_runtime(body: Callable[Concatenate[S, P], Awaitable[R]]) -> Callable[Conc
         return await runtime().run(functools.partial(body, self, *args, **kwargs))
 
     functools.update_wrapper(method, body)  # name, docstring, signature (help() shows the body's)
-    method.__mcpj_body__ = body  # type: ignore[attr-defined]
+    method.__mcpj_body__ = body  # type: ignore[attr-defined]  # marks the twin; functions have no declared slot
     return method
 
 
@@ -50,7 +50,7 @@ def blocking(async_method: Callable[Concatenate[S, P], Awaitable[R]]) -> Callabl
 
     Ctrl-C while waiting cancels the request (the SDK tells the server).
     """
-    body = async_method.__mcpj_body__  # type: ignore[attr-defined]
+    body = async_method.__mcpj_body__  # type: ignore[attr-defined]  # set by on_runtime above
 
     def method(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         result: R = runtime().call(functools.partial(body, self, *args, **kwargs))

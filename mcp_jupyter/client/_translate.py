@@ -234,7 +234,7 @@ def _signin_broke(exc: BaseException, failure: Failure) -> BaseException:
     """Something else failed during the sign-in: the user's ``open_url``, or reaching the authorization server."""
     step = "discovery" if type(exc).__module__.startswith(("httpx", "httpcore")) else "authorization"
     try:
-        fetching = f" (fetching {exc.request.url.copy_with(query=None)})"  # type: ignore[attr-defined]
+        fetching = f" (fetching {exc.request.url.copy_with(query=None)})"  # type: ignore[attr-defined]  # httpx errors carry it; others raise, caught below
     except Exception:  # noqa: BLE001 - not an HTTP error, or no request attached
         fetching = ""
     return AuthorizationFailed(

@@ -361,7 +361,7 @@ class Broker:
 
     async def _ask_responder(self, request: ConsentRequest) -> Decision:
         try:
-            result = self.responder(request)  # type: ignore[misc]
+            result = self.responder(request)  # type: ignore[misc]  # only called when a responder is set
             if inspect.isawaitable(result):
                 result = await result
         except Exception as exc:  # noqa: BLE001 - a buggy responder declines instead of breaking the call

@@ -63,9 +63,14 @@ class Stats:
 
         latencies: dict[tuple[str, str], list[float]] = {}
         for span in self.traffic.spans:
-            if span.kind in ("call", "served") and span.method == "tools/call" and span.answered:
+            if (
+                span.kind in ("call", "served")
+                and span.method == "tools/call"
+                and span.answered
+                and span.end is not None
+            ):
                 key = (span.lane, span.name or "?")
-                latencies.setdefault(key, []).append((span.end - span.start) * 1000)  # type: ignore[operator]
+                latencies.setdefault(key, []).append((span.end - span.start) * 1000)
         if not latencies:
             raise ValueError("no answered tool calls to plot yet")
         many = len({lane for lane, _ in latencies}) > 1

@@ -54,7 +54,7 @@ Completer = Callable[[CompletionContext], Iterable[str]]
 
 def completes(action: argparse.Action, completer: Completer) -> argparse.Action:
     """Attach ``completer`` to an argparse argument (returns the argument, for chaining)."""
-    action.completer = completer  # type: ignore[attr-defined]
+    action.completer = completer  # type: ignore[attr-defined]  # argcomplete's convention: an attribute on the action
     return action
 
 

@@ -107,6 +107,7 @@ def mcp_matcher(context: Any) -> dict:
     return {"completions": completions, "matched_fragment": token, "suppress": bool(completions)}
 
 
+# IPython's matcher API v2 reads these attributes of the function (its own decorator sets the same ones).
 mcp_matcher.matcher_api_version = 2  # type: ignore[attr-defined]
 mcp_matcher.matcher_priority = 10  # type: ignore[attr-defined]
 mcp_matcher.matcher_identifier = "mcp_jupyter.mcp_matcher"  # type: ignore[attr-defined]

@@ -56,6 +56,8 @@ class _Parser(argparse.ArgumentParser):
 
     _words: Sequence[str] = ()
 
+    # The overrides below narrow typeshed's overloads (one signature for every call we make) and
+    # raise where argparse exits: mypy calls both an incompatible override.
     def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
         self._words = list(args or ())
         return super().parse_known_args(args, namespace)

@@ -116,7 +116,7 @@ class RegistryClient:
 
     def __init__(self, url: str | None = None, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self._url: str | None = None
-        self.url = url  # type: ignore[assignment]
+        self.url = url  # type: ignore[assignment]  # the setter takes None (the default), the getter never gives it
         self.timeout = timeout
         self.last: RegistrySearch | None = None
 

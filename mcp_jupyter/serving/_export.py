@@ -339,9 +339,12 @@ def _describe_ipython(statement: Statement) -> str:
     return first_line[:80] + (" …" if len(first_line) > 80 or "\n" in statement.source else "")
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 def _is_served_def(statement: Statement) -> bool:
     node = statement.node
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+    if not isinstance(node, _DEFS):
         return False
     for decorator in node.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
@@ -385,7 +388,7 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
     report.skipped_ipython = [_describe_ipython(s) for s in ipython_only]
     last_served = _last_served_definitions(statements)
     served = [s for s in last_served if not _needs_ipython(s)]
-    report.served = [s.node.name for s in served]  # type: ignore[attr-defined]
+    report.served = [s.node.name for s in served if isinstance(s.node, _DEFS)]  # (all of them are defs)
     skills = [s for s in statements if _is_skill_call(s) and not _needs_ipython(s)]
     report.skills = len(skills)
     roots = served + skills
@@ -403,9 +406,10 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
 def _last_served_definitions(statements: list[Statement]) -> list[Statement]:
     last: dict[str, Statement] = {}
     for statement in statements:
-        if _is_served_def(statement):
-            last.pop(statement.node.name, None)  # type: ignore[attr-defined]
-            last[statement.node.name] = statement  # type: ignore[attr-defined]
+        node = statement.node
+        if _is_served_def(statement) and isinstance(node, _DEFS):
+            last.pop(node.name, None)  # a later definition takes the name's place in the order
+            last[node.name] = statement
     return list(last.values())
 
 

@@ -222,6 +222,7 @@ def status() -> dict[str, Any]:
 
 # What a running server offers, reachable from the function too (mj.serve.stop()), as it was while the
 # package mcp_jupyter.serving was named serve and stood for the function.
+# mj.serve.stop() and friends: attributes of the function (mypy has no way to declare them on a def)
 serve.stop = stop  # type: ignore[attr-defined]
 serve.status = status  # type: ignore[attr-defined]
 serve.current_server_handle = current_server_handle  # type: ignore[attr-defined]

@@ -156,7 +156,7 @@ def request_deadline_protocol(seconds: float) -> type:
             if not self.transport.is_closing():
                 self.transport.close()
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's h11 protocol is only ever given a Transport
             super().connection_made(transport)
             self._start_read_deadline()
 

@@ -135,7 +135,7 @@ class NotebookServer(MCPServer):
         ):
             return build(notification_options or changes, *args, **kwargs)
 
-        low.create_initialization_options = with_list_changed  # type: ignore[method-assign]
+        low.create_initialization_options = with_list_changed  # type: ignore[method-assign]  # this server's own instance, on purpose
 
     async def _observe_request(self, ctx: Any, call_next: Callable[[Any], Any]) -> Any:
         self.connections.remember(ctx.session)
@@ -347,7 +347,7 @@ class NotebookServer(MCPServer):
 
         signature = schema_friendly_signature(fn)
         if signature is not None:
-            served.__signature__ = signature  # type: ignore[attr-defined]
+            served.__signature__ = signature  # type: ignore[attr-defined]  # inspect reads it; functions have no declared slot
         return served
 
     def _succeeded(self, kind: str, value: Any, output: ToolOutput) -> Any:
@@ -360,7 +360,7 @@ class NotebookServer(MCPServer):
         if kind == "tool":
             self._collect_printed(output)
             return error_result(exc)
-        text = error_result(exc).content[0].text  # type: ignore[union-attr]
+        text = error_result(exc).content[0].text  # type: ignore[union-attr]  # error_result's one block is text
         raise ResourceError(text) if kind == "resource" else ValueError(text)
 
     @staticmethod

@@ -125,7 +125,7 @@ class ServedHistory(TrafficViews):
         self, call: ServedCall, token: object, result: Any = None, error: BaseException | None = None
     ) -> None:
         """The request was answered with ``result`` (or failed with ``error``)."""
-        _current.reset(token)  # type: ignore[arg-type]
+        _current.reset(token)  # type: ignore[arg-type]  # the token begin() returned, kept opaque by its callers
         call.ended = time.time()
         if error is not None:
             cancelled = type(error).__name__ in ("CancelledError", "Cancelled")

@@ -277,7 +277,7 @@ class Explorer(W.VBox):
         level = W.Dropdown(options=LOG_LEVELS, value="info", description="log level")
         level.add_class("mcpj-log-level")
         pane = _HtmlPane(lambda: logs_html(list(conn.logs)), "mcpj-logs", [level])
-        pane.level = level  # type: ignore[attr-defined]
+        pane.level = level  # type: ignore[attr-defined]  # the logs pane alone has a level (read by the tests and the refresh)
 
         def set_level(change: dict) -> None:
             job = start(lambda: conn.aset_log_level(change["new"]))

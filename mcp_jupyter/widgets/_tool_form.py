@@ -174,7 +174,7 @@ class ToolForm(W.VBox):
             value = remembered_inputs(conn.name, self.tool_name)
         self.form = SchemaForm(self.tool.input_schema, value=value, submit_label="Call")
         self.form.on_submit(self._submitted)
-        self.call_button: SubmitButton = self.form.submit_button  # type: ignore[assignment]
+        self.call_button: SubmitButton = self.form.submit_button  # type: ignore[assignment]  # a form given a submit_label has one
         self._build_controls()
         super().__init__(
             [

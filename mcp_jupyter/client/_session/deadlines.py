@@ -218,18 +218,18 @@ class Deadlines:
 
     def clock(self) -> float:
         """The runtime loop's time (what the alarm and anyio's cancel scopes count in)."""
-        return self._loop.time()  # type: ignore[union-attr]
+        return self._loop.time()  # type: ignore[union-attr]  # set by the first request (run), before any clock or alarm; no assert on this path
 
     def arm(self, due: float) -> None:
         """Ring the alarm at loop time ``due`` (earlier than it is set for)."""
         if self._alarm is not None:
             self._alarm.cancel()
         self.alarm_at = due
-        self._alarm = self._loop.call_at(due, self._ring)  # type: ignore[union-attr]
+        self._alarm = self._loop.call_at(due, self._ring)  # type: ignore[union-attr]  # as in clock()
 
     def _ring(self) -> None:
         self._alarm, self.alarm_at = None, math.inf
-        now, earliest = self._loop.time(), math.inf  # type: ignore[union-attr]
+        now, earliest = self._loop.time(), math.inf  # type: ignore[union-attr]  # as in clock()
         for deadline in self.active:
             if deadline.due <= now:
                 deadline.expire()

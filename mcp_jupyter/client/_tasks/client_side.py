@@ -243,7 +243,7 @@ class ClientTaskLayer(Layer):
         except _Refused as refused:
             message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
         try:
-            await self._send_below(SessionMessage(message=message))  # type: ignore[misc]
+            await self._send_below(SessionMessage(message=message))  # type: ignore[misc]  # set by running() before any request arrives
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             pass  # the connection is closing: nobody waits for this answer any more
 

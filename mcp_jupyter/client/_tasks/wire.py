@@ -102,7 +102,7 @@ async def _send(session: Session, method: str, *args: str | JSONObject | None, d
     request = _request_types()[method](*args)
     with session.mapped_errors(doing):
         # The SDK validates the result with any TypeAdapter: a plain dict keeps both eras' fields.
-        result: JSONObject = await client.session.send_request(request, _RAW)  # type: ignore[type-var]
+        result: JSONObject = await client.session.send_request(request, _RAW)  # type: ignore[type-var]  # a dict adapter, not a model
         return result
 
 

@@ -273,7 +273,7 @@ class DPoPFlow:
     async def async_auth_flow(self, request: Any) -> AsyncGenerator[Any, Any]:
         """The provider's flow, with proofs on token and resource requests and nonce retries."""
         state = self.dpop if self.dpop is not None and self.dpop.mode is not False else None
-        flow = super().async_auth_flow(request)  # type: ignore[misc]
+        flow = super().async_auth_flow(request)  # type: ignore[misc]  # the SDK's provider declares it as an async generator method without types
         try:
             outgoing = await flow.__anext__()
             while True:
