@@ -10,7 +10,7 @@
  * - when it is created (a page reload finds kernels that imported mcp_jupyter long ago) and when its
  *   kernel is idle after a restart (a startup file may import it);
  * - after each cell while it is not open (the cell may have imported it, even through another module),
- *   and once more when a "no" arrives after the cell it was asked during has ended (the subshell may
+ *   and once more when a "no" arrives after a cell ended while it was on its way (the subshell may
  *   have answered before the cell's import ran);
  * - every ASK_EVERY_MS while a cell that names mcp_jupyter runs, on the channel's subshell (the main
  *   shell is busy with that cell), so `import mcp_jupyter` and `mj.connect(...)` in one cell get the
@@ -124,7 +124,7 @@ export class McpChannel implements IMcpChannel {
         ]);
       }
       for (;;) {
-        const cellsRan = this._watched.size > 0;
+        const endedBefore = this._cellsEnded;
         if (await this._served(handler.subshellId ?? null)) {
           break;
         }
@@ -134,12 +134,14 @@ export class McpChannel implements IMcpChannel {
         }
         if (this._watched.size > 0) {
           await delay(ASK_EVERY_MS);
-        } else if (!cellsRan) {
+        } else if (this._cellsEnded === endedBefore) {
           comm.dispose();
           return;
         }
-        // else the cells ended while the question was on its way: the subshell may have answered
-        // "no" before their import ran, and their replies came first. Ask once more, now.
+        // else a cell ended while the question was on its way (one that ran when it was asked, or
+        // one that started and ended meanwhile, as an import run right after the notebook opens
+        // does on a busy machine): the subshell may have answered "no" before the cell's import
+        // ran, and the cell's reply came first. Ask once more, now.
       }
       await this._hello(comm, attempt);
     } finally {
@@ -269,6 +271,7 @@ export class McpChannel implements IMcpChannel {
       direction === 'recv' &&
       msg.header.msg_type === 'execute_reply'
     ) {
+      this._cellsEnded++;
       this._watched.delete(msg.parent_header.msg_id as string);
       if (this._comm === null && !this._asking) {
         void this._askAfterCell();
@@ -314,6 +317,7 @@ export class McpChannel implements IMcpChannel {
   private _asking = false; // an open() is asking or opening
   private _restarted = false; // the kernel restarted and was not asked since
   private _watched = new Set<string>(); // running cells that name mcp_jupyter (execute msg ids)
+  private _cellsEnded = 0; // execute replies seen: a "no" asked before one may predate its import
   private _page: IPageInfo | null = null;
   private _snapshot: ISnapshot | null = null;
   private _messageReceived = new Signal<IMcpChannel, KernelMessage>(this);

@@ -123,6 +123,40 @@ describe('McpChannel', () => {
     expect(comm.opened).toEqual([await hello()]);
   });
 
+  it('asks once more when a cell starts and ends while the question on creation is on its way', async () => {
+    const { kernel, comm, state, cell } = kernelStub({
+      served: false,
+      subshells: true,
+      held: true
+    });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    expect(state.waiting.length).toBe(1); // the question on creation, asked before any cell ran
+    const ended = cell('c1', 'import mcp_jupyter as mj');
+    await settle();
+    ended(); // the whole importing cell ran while the question was on its way...
+    state.answer(false); // ...and the subshell had answered "no" before the import
+    await settle();
+    expect(state.waiting.length).toBe(1); // asked once more: a cell ended meanwhile
+    state.answer(true);
+    await settle();
+    expect(comm.opened).toEqual([await hello()]);
+  });
+
+  it('stops asking after a "no" when no cell ended while it was on its way', async () => {
+    const { kernel, comm, state } = kernelStub({
+      served: false,
+      subshells: true,
+      held: true
+    });
+    new McpChannel(kernel as never, page, () => undefined);
+    await settle();
+    state.answer(false);
+    await settle();
+    expect(state.waiting.length).toBe(0);
+    expect(comm.opened).toEqual([]);
+  });
+
   it('asks again when the kernel is idle after a restart', async () => {
     const { kernel, comm, state } = kernelStub({ served: true });
     const channel = new McpChannel(kernel as never, page, () => undefined);
