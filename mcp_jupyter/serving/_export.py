@@ -339,19 +339,21 @@ def _describe_ipython(statement: Statement) -> str:
     return first_line[:80] + (" …" if len(first_line) > 80 or "\n" in statement.source else "")
 
 
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _is_served_def(statement: Statement) -> bool:
+def _served_name(statement: Statement) -> str | None:
+    """The function's name when the statement defines a served function (a decorated def), else None."""
     node = statement.node
-    if not isinstance(node, _DEFS):
-        return False
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
     for decorator in node.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
         if name in DECORATOR_NAMES:
-            return True
-    return False
+            return node.name
+    return None
+
+
+def _is_served_def(statement: Statement) -> bool:
+    return _served_name(statement) is not None
 
 
 def _is_skill_call(statement: Statement) -> bool:
@@ -387,8 +389,9 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
     ipython_only = [s for s in statements if _needs_ipython(s)]
     report.skipped_ipython = [_describe_ipython(s) for s in ipython_only]
     last_served = _last_served_definitions(statements)
-    served = [s for s in last_served if not _needs_ipython(s)]
-    report.served = [s.node.name for s in served if isinstance(s.node, _DEFS)]  # (all of them are defs)
+    served_by_name = {name: s for name, s in last_served.items() if not _needs_ipython(s)}
+    served = list(served_by_name.values())
+    report.served = list(served_by_name)
     skills = [s for s in statements if _is_skill_call(s) and not _needs_ipython(s)]
     report.skills = len(skills)
     roots = served + skills
@@ -398,19 +401,20 @@ def _select(statements: list[Statement], report: ExportReport) -> list[Statement
     report.needed_ipython = [
         _describe_ipython(s)
         for s in ipython_only
-        if any(s is served_def for served_def in last_served) or s.defines & set(report.missing)
+        if any(s is served_def for served_def in last_served.values()) or s.defines & set(report.missing)
     ]
     return [s for s in statements if id(s) in kept]
 
 
-def _last_served_definitions(statements: list[Statement]) -> list[Statement]:
+def _last_served_definitions(statements: list[Statement]) -> dict[str, Statement]:
+    """Each served function's last definition, by name, in the order of those definitions."""
     last: dict[str, Statement] = {}
     for statement in statements:
-        node = statement.node
-        if _is_served_def(statement) and isinstance(node, _DEFS):
-            last.pop(node.name, None)  # a later definition takes the name's place in the order
-            last[node.name] = statement
-    return list(last.values())
+        name = _served_name(statement)
+        if name is not None:
+            last.pop(name, None)  # a later definition takes the name's place in the order
+            last[name] = statement
+    return last
 
 
 def _closure(
