@@ -7,6 +7,14 @@ import { kernelStub, page, settle } from './kernel';
 
 const hello = async () => ({ type: 'hello', protocol: 1, page: await page() });
 
+/** A channel on a kernel without mcp_jupyter whose answers wait for `state.answer` (its first question asked). */
+async function heldChannel(): Promise<ReturnType<typeof kernelStub>> {
+  const stub = kernelStub({ served: false, subshells: true, held: true });
+  new McpChannel(stub.kernel as never, page, () => undefined);
+  await settle();
+  return stub;
+}
+
 describe('McpChannel', () => {
   it('says it is open before it passes on its first message, so listeners added then get it', async () => {
     const { kernel, comm, deliver } = kernelStub();
@@ -102,13 +110,7 @@ describe('McpChannel', () => {
   });
 
   it('asks once more when the importing cell ends while a "no" asked before its import is on its way', async () => {
-    const { kernel, comm, state, cell } = kernelStub({
-      served: false,
-      subshells: true,
-      held: true
-    });
-    new McpChannel(kernel as never, page, () => undefined);
-    await settle();
+    const { comm, state, cell } = await heldChannel();
     state.answer(false); // the question on creation: nothing imported
     await settle();
     const ended = cell('c1', 'import mcp_jupyter as mj');
@@ -124,13 +126,7 @@ describe('McpChannel', () => {
   });
 
   it('asks once more when a cell starts and ends while the question on creation is on its way', async () => {
-    const { kernel, comm, state, cell } = kernelStub({
-      served: false,
-      subshells: true,
-      held: true
-    });
-    new McpChannel(kernel as never, page, () => undefined);
-    await settle();
+    const { comm, state, cell } = await heldChannel();
     expect(state.waiting.length).toBe(1); // the question on creation, asked before any cell ran
     const ended = cell('c1', 'import mcp_jupyter as mj');
     await settle();
@@ -144,13 +140,7 @@ describe('McpChannel', () => {
   });
 
   it('stops asking after a "no" when no cell ended while it was on its way', async () => {
-    const { kernel, comm, state } = kernelStub({
-      served: false,
-      subshells: true,
-      held: true
-    });
-    new McpChannel(kernel as never, page, () => undefined);
-    await settle();
+    const { comm, state } = await heldChannel();
     state.answer(false);
     await settle();
     expect(state.waiting.length).toBe(0);
