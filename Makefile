@@ -50,12 +50,15 @@ $(PY):
 
 # uv installs every venv's packages. pip spent about a minute of CPU resolving and unpacking ".[test,docs]",
 # the install step every test waits on; uv takes about 4 s, with empty caches for both (measured on a fresh
-# clone of this 2-core machine). It is bootstrapped into .venv with pip. uv does not read pip's configuration:
-# behind a package mirror, point it there with UV_DEFAULT_INDEX (or UV_INDEX_URL) as well.
-UV := $(VENV)/bin/uv
+# clone of this 2-core machine). pip puts it in a folder of its own, .venv-uv, not in a venv: a uvx on the
+# venv's PATH would be a runtime the tests and the tutorials do not expect (the registry's PyPI servers run
+# from installed copies, and "no uvx here" says to install uv). uv does not read pip's configuration: behind
+# a package mirror, point it there with UV_DEFAULT_INDEX (or UV_INDEX_URL) as well.
+UV_DIR := .venv-uv
+UV := $(UV_DIR)/bin/uv
 UV_INSTALL = $(UV) pip install --quiet --python
 $(UV): | $(PY)
-	$(PY) -m pip install --quiet --disable-pip-version-check "uv>=0.5"
+	$(PY) -m pip install --quiet --disable-pip-version-check --target $(UV_DIR) "uv>=0.5"
 
 # The project was installed as "mcp-jupyter" before it took the name mcp-jupyter-kit (PyPI's mcp-jupyter is
 # another project): a venv made then loses that editable install first, before the new one lays down the
@@ -198,5 +201,5 @@ docs: $(STAMPS)/docs node_modules/.stamp
 	$(PY) docs/check_site.py $(DOCS_OUT)
 
 clean:
-	rm -rf $(VENV) $(MCP1_VENV) $(SKILLS_VENV) node_modules .pytest_cache .ruff_cache docs/_build
+	rm -rf $(VENV) $(MCP1_VENV) $(SKILLS_VENV) $(UV_DIR) node_modules .pytest_cache .ruff_cache docs/_build
 	rm -rf $(LABEXT_DIR)/node_modules $(LABEXT_DIR)/lib $(LABEXT_DIR)/tsconfig.tsbuildinfo mcp_jupyter/labextension
