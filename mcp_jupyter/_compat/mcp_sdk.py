@@ -38,9 +38,16 @@ Why each is private-only, and what replaces it when the SDK grows a public way:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # The SDK's stream protocols: what a transport yields (public only inside the type of mcp.client.Transport).
+    from mcp.shared._stream_protocols import ReadStream as SDKReadStream
+    from mcp.shared._stream_protocols import WriteStream as SDKWriteStream
 
 __all__ = [
+    "SDKReadStream",
+    "SDKWriteStream",
     "lowlevel_server",
     "is_server_object",
     "in_memory_transport",

@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _hooks as hooks
 from .._traffic import TrafficViews
@@ -38,7 +38,10 @@ from .._wording import counted
 from . import _operations
 from ._spans import summary as _summary
 from ._spans import traffic as _traffic
-from ._transport_layers import Layer, LayeredTransport, fields_of
+from ._transport_layers import Fields, Layer, LayeredTransport, Received, fields_of
+
+if TYPE_CHECKING:
+    from mcp.shared.message import SessionMessage
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -443,11 +446,11 @@ class Recording(Layer):
         self._record = history.record
         self._on_eof = on_eof
 
-    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+    def sent(self, item: SessionMessage, fields: Fields) -> SessionMessage:
         self._record("send", item, fields)
         return item
 
-    def received(self, item: Any, fields: dict[str, Any]) -> Any:
+    def received(self, item: Received, fields: Fields) -> Received | None:
         self._record("recv", item, fields)
         return item
 

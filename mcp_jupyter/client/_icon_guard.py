@@ -13,10 +13,13 @@ recorded below this layer).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._escaping import visible
-from ._transport_layers import Layer, LayeredTransport
+from ._transport_layers import Fields, Layer, LayeredTransport, Received
+
+if TYPE_CHECKING:
+    from mcp.shared.message import SessionMessage
 
 # Request method -> (the result's list key, what an entry is called, the entry's identifying key)
 _LISTINGS = {
@@ -120,13 +123,13 @@ class IconGuard(Layer):
         self._waiting: dict[int | str, str] = {}  # request id -> its method
         self._warn = warn
 
-    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+    def sent(self, item: SessionMessage, fields: Fields) -> SessionMessage:
         method = fields.get("method")
         if method in _WATCHED and fields.get("id") is not None:
             self._waiting[fields["id"]] = method
         return item
 
-    def received(self, item: Any, fields: dict[str, Any]) -> Any:
+    def received(self, item: Received, fields: Fields) -> Received | None:
         msg_id = fields.get("id")
         if msg_id is None or fields.get("method") is not None or msg_id not in self._waiting:
             return item  # a notification, a server request, or the answer to another request
@@ -140,6 +143,9 @@ class IconGuard(Layer):
         for note in notes:
             self._warn(note)
         from mcp.shared.message import SessionMessage
+
+        if isinstance(item, Exception):
+            return item  # never here: a transport's exception has no fields
 
         message: Any = item.message  # a JSONRPCResponse (it has an id and a result)
         return SessionMessage(message=message.model_copy(update={"result": cleaned}), metadata=item.metadata)

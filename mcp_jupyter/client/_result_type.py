@@ -14,9 +14,12 @@ keeps each message as the server sent it (it is recorded below this layer).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._transport_layers import Layer, LayeredTransport
+from ._transport_layers import Fields, Layer, LayeredTransport, Received
+
+if TYPE_CHECKING:
+    from mcp.shared.message import SessionMessage
 
 FIRST_RESULT_TYPE_VERSION = "2026-07-28"  # the first version whose results carry resultType
 
@@ -41,12 +44,12 @@ class ResultTypeDefault(Layer):
         self._waiting: set[int | str] = set()  # JSON-RPC request ids
         self._version_key = PROTOCOL_VERSION_META_KEY
 
-    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+    def sent(self, item: SessionMessage, fields: Fields) -> SessionMessage:
         if _wants_result_type(fields, self._version_key):
             self._waiting.add(fields["id"])
         return item
 
-    def received(self, item: Any, fields: dict[str, Any]) -> Any:
+    def received(self, item: Received, fields: Fields) -> Received | None:
         msg_id = fields.get("id")
         if msg_id is None or msg_id not in self._waiting or fields.get("method") is not None:
             return item  # a notification, a server request, or an answer to a handshake-era request
@@ -55,6 +58,9 @@ class ResultTypeDefault(Layer):
         if not isinstance(result, dict) or "resultType" in result:
             return item  # an error (no result), or a result that says what it is
         from mcp.shared.message import SessionMessage
+
+        if isinstance(item, Exception):
+            return item  # never here: a transport's exception has no fields
 
         message: Any = item.message  # a JSONRPCResponse (it has an id and a result)
         completed = message.model_copy(update={"result": {**result, "resultType": "complete"}})

@@ -25,13 +25,20 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import IO, TYPE_CHECKING
 
 import anyio
+from anyio.abc import AsyncResource, ObjectSendStream, Process
 
 from .._compat.anyio import close_subprocess_transport
 from .._wording import counted
 from ._history import WIRE_JSON
+from ._transport_layers import ReadStream, Received, WriteStream
+
+if TYPE_CHECKING:
+    from mcp.shared.message import SessionMessage
+    from mcp_types import JSONRPCMessage
+    from pydantic import TypeAdapter
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "stdio_streams", "LineSplitter"]
 
@@ -125,7 +132,7 @@ def decode_line(line: bytes) -> tuple[str, bool]:
 
 
 @functools.cache
-def _sdk_message_types() -> tuple[Any, Any]:
+def _sdk_message_types() -> tuple[TypeAdapter[JSONRPCMessage], type[SessionMessage]]:
     """The SDK's JSON-RPC message adapter and ``SessionMessage``, imported for the first message (the
     client module loads without the SDK) and kept: two import statements cost every message read
     about 9,000 instructions."""
@@ -135,7 +142,7 @@ def _sdk_message_types() -> tuple[Any, Any]:
     return mcp_types.jsonrpc_message_adapter, SessionMessage
 
 
-def parse_message(text: str, line: bytes | None = None) -> Any:
+def parse_message(text: str, line: bytes | None = None) -> SessionMessage | ValueError:
     """A ``SessionMessage`` (carrying its wire bytes for the history), or the parse error as a value
     (the session reports it as garbage)."""
     adapter, session_message = _sdk_message_types()
@@ -154,14 +161,16 @@ async def stdio_streams(
     *,
     env: dict[str, str] | None,
     cwd: str | None,
-    errlog: Any,
+    errlog: IO[str],
     warn: Callable[[str], None],
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-) -> AsyncIterator[tuple[Any, Any]]:
+) -> AsyncIterator[tuple[ReadStream, WriteStream]]:
     """Spawn the server and yield ``(read_stream, write_stream)`` of ``SessionMessage`` objects."""
     process = await spawn(argv, env=env, cwd=cwd, errlog=errlog)
-    read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
+    stdout, stdin = process.stdout, process.stdin
+    assert stdout is not None and stdin is not None  # spawn opens both as pipes
+    read_writer, read_stream = anyio.create_memory_object_stream[Received](0)
+    write_stream, write_reader = anyio.create_memory_object_stream["SessionMessage"](0)
     writer_done = anyio.Event()
 
     async def read_stdout() -> None:
@@ -170,7 +179,7 @@ async def stdio_streams(
             try:
                 while True:
                     try:
-                        chunk = await process.stdout.receive(_CHUNK)
+                        chunk = await stdout.receive(_CHUNK)
                     except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
                         return
                     await _deliver(splitter.feed(chunk), read_writer, warn)
@@ -189,7 +198,7 @@ async def stdio_streams(
                     if data is None:
                         text = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
                         data = text.encode("utf-8", errors="replace")
-                    await process.stdin.send(data + b"\n")
+                    await stdin.send(data + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             await read_writer.aclose()  # the server stopped reading: end the session, don't hang it
         finally:
@@ -212,7 +221,7 @@ async def stdio_streams(
             tasks.cancel_scope.cancel()
 
 
-async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None, errlog: Any) -> Any:
+async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None, errlog: IO[str]) -> Process:
     """Start the server with pipes for stdin and stdout, in a kill scope of its own: a new session
     (process group) on POSIX, a Job Object on Windows; its environment is the SDK's safe default
     (PATH, HOME, ...) plus ``env``."""
@@ -227,7 +236,7 @@ async def spawn(argv: list[str], *, env: dict[str, str] | None, cwd: str | None,
     return await anyio.open_process(argv, env=environment, stderr=errlog, cwd=cwd, start_new_session=True)
 
 
-async def stop_process(process: Any, *, grace: float) -> None:
+async def stop_process(process: Process, *, grace: float) -> None:
     """Stop a server as the spec says (stdin EOF, then SIGTERM, then SIGKILL), each step after
     ``grace`` seconds, and always to its whole process group: a server's own children go too,
     even when the server itself exited on EOF."""
@@ -250,8 +259,10 @@ async def stop_process(process: Any, *, grace: float) -> None:
     close_subprocess_transport(process)
 
 
-async def _close_pipe(stream: Any) -> None:
-    """Close a pipe, whether it is open, already closed or broken."""
+async def _close_pipe(stream: AsyncResource | None) -> None:
+    """Close a pipe, whether it is open, already closed or broken (None: the process has no such pipe)."""
+    if stream is None:
+        return
     try:
         await stream.aclose()
     except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -261,7 +272,7 @@ async def _close_pipe(stream: Any) -> None:
 _EXIT_POLL = 0.01
 
 
-async def _exited(process: Any, timeout: float) -> bool:
+async def _exited(process: Process, timeout: float) -> bool:
     """Whether the process exited within ``timeout`` seconds. It polls ``returncode``: on asyncio
     3.11+ ``process.wait()`` also waits for the pipes' EOF, and a child that inherited them would
     make an exited server look hung."""
@@ -278,7 +289,9 @@ def _signal_group(pid: int, signum: int) -> None:
         pass
 
 
-async def _deliver(lines: list[bytes | LineTooLong], writer: Any, warn: Callable[[str], None]) -> None:
+async def _deliver(
+    lines: list[bytes | LineTooLong], writer: ObjectSendStream[Received], warn: Callable[[str], None]
+) -> None:
     """Send each line's message; a function of its own so a big line is freed once it is delivered."""
     while lines:
         message = await _message_of(lines.pop(0), warn)
@@ -287,7 +300,7 @@ async def _deliver(lines: list[bytes | LineTooLong], writer: Any, warn: Callable
         del message
 
 
-async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) -> Any:
+async def _message_of(line: bytes | LineTooLong, warn: Callable[[str], None]) -> Received | None:
     """The message a stdout line carries (None for a skipped line), reporting what was wrong."""
     if isinstance(line, LineTooLong):
         warn(line.describe())

@@ -17,16 +17,32 @@ replaced the message).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import anyio
 
+if TYPE_CHECKING:
+    from mcp.shared.message import SessionMessage
+
+    from .._compat.mcp_sdk import SDKReadStream, SDKWriteStream
+
 __all__ = ["Layer", "LayeredTransport", "fields_of"]
 
+# What goes over a transport, in the SDK's terms: a received item is a message or the transport's
+# exception (a line that is not JSON-RPC, say), passed up as a value; a sent one is always a message.
+Received: TypeAlias = "SessionMessage | Exception"
+ReadStream: TypeAlias = "SDKReadStream[Received]"
+WriteStream: TypeAlias = "SDKWriteStream[SessionMessage]"
+Transport: TypeAlias = "AbstractAsyncContextManager[tuple[ReadStream, WriteStream]]"  # mcp.client.Transport
+Fields: TypeAlias = "dict[str, Any]"  # a JSON-RPC message's fields: JSON values
+SentHook: TypeAlias = "Callable[[SessionMessage, Fields], SessionMessage]"
+ReceivedHook: TypeAlias = "Callable[[Received, Fields], Received | None]"
+SendBelow: TypeAlias = "Callable[[SessionMessage], Any]"
 
-def fields_of(message: Any) -> dict[str, Any]:
+
+def fields_of(message: object) -> Fields:
     """The fields of a JSON-RPC message (an ``mcp_types`` model) as a dict; empty for anything else,
     such as a transport error.
 
@@ -37,7 +53,7 @@ def fields_of(message: Any) -> dict[str, Any]:
     return fields if isinstance(fields, dict) else {}
 
 
-def _fields_of_item(item: Any) -> dict[str, Any]:
+def _fields_of_item(item: object) -> Fields:
     """The fields of the message a ``SessionMessage`` carries (empty for a transport's exception):
     :func:`fields_of` of ``item.message``, in one call (every message passes here)."""
     fields = getattr(getattr(item, "message", None), "__dict__", None)
@@ -50,11 +66,11 @@ class Layer:
     ``fields`` is the message's fields (:func:`fields_of` of ``item.message``), read once for every
     layer: a hook reads them there rather than from ``item``."""
 
-    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+    def sent(self, item: SessionMessage, fields: Fields) -> SessionMessage:
         """The item to send in place of ``item`` (a ``SessionMessage`` from the SDK, going out)."""
         return item
 
-    def received(self, item: Any, fields: dict[str, Any]) -> Any:
+    def received(self, item: Received, fields: Fields) -> Received | None:
         """The item the layers above receive in place of ``item`` (a ``SessionMessage``, or a
         transport's exception), or None when this layer took it (answered it itself)."""
         return item
@@ -63,7 +79,7 @@ class Layer:
         """The server's side of the stream ended (the process exited, the connection closed)."""
 
     @asynccontextmanager
-    async def running(self, send_below: Callable[[Any], Any]) -> Any:
+    async def running(self, send_below: SendBelow) -> AsyncIterator[None]:
         """Held while the transport is open: ``await send_below(item)`` sends a message of this
         layer's own through the layers below it (recorded like any other)."""
         yield
@@ -73,12 +89,12 @@ class LayeredTransport:
     """A transport (an async context manager yielding a read and a write stream) wrapped by
     ``layers`` (from the transport up); itself such a transport, for ``mcp.Client``."""
 
-    def __init__(self, inner: Any, layers: list[Layer]) -> None:
+    def __init__(self, inner: Transport, layers: Sequence[Layer]) -> None:
         self._inner = inner
         self.layers = list(layers)
         self._stack: AsyncExitStack | None = None
 
-    async def __aenter__(self) -> tuple[Any, Any]:
+    async def __aenter__(self) -> tuple[_ReadStream, _WriteStream]:
         stack = AsyncExitStack()
         await stack.__aenter__()
         try:
@@ -94,7 +110,7 @@ class LayeredTransport:
         sent = tuple(layer.sent for layer in reversed(self.layers))
         return _ReadStream(read_stream, received, ended), _WriteStream(write_stream, sent)
 
-    async def __aexit__(self, *exc: Any) -> Any:
+    async def __aexit__(self, *exc: Any) -> bool | None:
         stack, self._stack = self._stack, None
         if stack is not None:
             return await stack.__aexit__(*exc)
@@ -111,15 +127,15 @@ class _SendBelow:
 
     __slots__ = ("_inner", "_sent")
 
-    def __init__(self, inner: Any, below: list[Layer]) -> None:
+    def __init__(self, inner: WriteStream, below: Sequence[Layer]) -> None:
         self._inner = inner
         self._sent = tuple(layer.sent for layer in reversed(below))
 
-    async def __call__(self, item: Any) -> None:
+    async def __call__(self, item: SessionMessage) -> None:
         await self._inner.send(_passed_down(item, self._sent))
 
 
-def _passed_down(item: Any, hooks: tuple[Callable[[Any, dict[str, Any]], Any], ...]) -> Any:
+def _passed_down(item: SessionMessage, hooks: tuple[SentHook, ...]) -> SessionMessage:
     """``item`` as the ``sent`` hooks leave it, each handed its fields (read again only when a hook
     replaced it)."""
     fields = _fields_of_item(item)
@@ -130,44 +146,44 @@ def _passed_down(item: Any, hooks: tuple[Callable[[Any, dict[str, Any]], Any], .
     return item
 
 
-class _Stream:
+_Inner = TypeVar("_Inner", bound="SDKReadStream[Any] | SDKWriteStream[Any]")
+
+
+class _Stream(Generic[_Inner]):
     """What both streams forward to the transport's own stream."""
 
     __slots__ = ("_inner",)
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: _Inner) -> None:
         self._inner = inner
 
     async def aclose(self) -> None:
         """Close the stream."""
         await self._inner.aclose()
 
-    async def __aenter__(self) -> _Stream:
+    async def __aenter__(self) -> _Stream[_Inner]:
         await self._inner.__aenter__()
         return self
 
-    async def __aexit__(self, *exc: Any) -> Any:
+    async def __aexit__(self, *exc: Any) -> bool | None:
         return await self._inner.__aexit__(*exc)
 
     def __getattr__(self, name: str) -> Any:  # e.g. ``last_context`` of context-aware streams
         return getattr(self._inner, name)
 
 
-class _ReadStream(_Stream):
+class _ReadStream(_Stream[ReadStream]):
     """The transport's read stream, each item passed up through the layers' ``received`` hooks."""
 
     __slots__ = ("_received", "_ended")
 
     def __init__(
-        self,
-        inner: Any,
-        received: tuple[Callable[[Any, dict[str, Any]], Any], ...],
-        ended: tuple[Callable[[], None], ...],
+        self, inner: ReadStream, received: tuple[ReceivedHook, ...], ended: tuple[Callable[[], None], ...]
     ) -> None:
         super().__init__(inner)
         self._received, self._ended = received, ended
 
-    async def receive(self) -> Any:
+    async def receive(self) -> Received:
         """The next item no layer took."""
         try:
             return await self.__anext__()
@@ -175,7 +191,7 @@ class _ReadStream(_Stream):
             raise _END_OF_STREAM from None
 
     @property
-    def last_context(self) -> Any:
+    def last_context(self) -> object:
         """The context the transport's stream kept for the last item, where it keeps one (else None).
 
         The SDK asks for it on every message it reads (``getattr(stream, "last_context", None)``).
@@ -186,7 +202,7 @@ class _ReadStream(_Stream):
     def __aiter__(self) -> _ReadStream:
         return self
 
-    async def __anext__(self) -> Any:
+    async def __anext__(self) -> Received:
         # The loop is here, not in receive(): the SDK reads with ``async for``, and a reader waits
         # here between messages, so every resume would pass through one more frame.
         while True:
@@ -209,15 +225,15 @@ class _ReadStream(_Stream):
                 return item
 
 
-class _WriteStream(_Stream):
+class _WriteStream(_Stream[WriteStream]):
     """The transport's write stream, each item passed down through the layers' ``sent`` hooks."""
 
     __slots__ = ("_sent",)
 
-    def __init__(self, inner: Any, sent: tuple[Callable[[Any, dict[str, Any]], Any], ...]) -> None:
+    def __init__(self, inner: WriteStream, sent: tuple[SentHook, ...]) -> None:
         super().__init__(inner)
         self._sent = sent
 
-    async def send(self, item: Any) -> None:
+    async def send(self, item: SessionMessage) -> None:
         """Send ``item`` (as the layers change it) down the transport."""
         await self._inner.send(_passed_down(item, self._sent))

@@ -13,13 +13,19 @@ import shlex
 import shutil
 import tempfile
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 from .._compat.mcp_sdk import is_server_object
 from ..errors import ConnectionFailed
+from ._transport_layers import ReadStream, Transport, WriteStream
+
+if TYPE_CHECKING:
+    import httpx2
+
+OnResponse: TypeAlias = "Callable[[httpx2.Response], Awaitable[None]]"  # sees every HTTP response
 
 __all__ = ["Target", "classify", "StderrCapture"]
 
@@ -134,7 +140,7 @@ class StderrCapture:
         _LIVE_CAPTURES.add(self)
 
     @property
-    def file(self) -> Any:
+    def file(self) -> IO[str]:
         """The writable file handed to the child process."""
         return self._file
 
@@ -176,12 +182,12 @@ HTTP_READ_TIMEOUT = 300.0
 
 def http_client(
     target: Target | None = None,
-    auth: Any = None,
-    on_response: Any = None,
+    auth: httpx2.Auth | None = None,
+    on_response: OnResponse | None = None,
     *,
-    headers: Any = None,
-    timeout: Any = None,
-) -> Any:
+    headers: dict[str, str] | None = None,
+    timeout: httpx2.Timeout | None = None,
+) -> httpx2.AsyncClient:
     """An ``httpx2.AsyncClient`` carrying the target's ``headers`` (and OAuth ``auth``), with the MCP
     transports' timeouts unless ``timeout`` is given; ``on_response`` (async) sees every response,
     e.g. to note a 401. Redirects are not followed: the SDK transports follow them within the origin."""
@@ -199,12 +205,14 @@ def http_client(
     return client
 
 
-def streamable_http_transport(target: Target, auth: Any = None, on_response: Any = None) -> Any:
+def streamable_http_transport(
+    target: Target, auth: httpx2.Auth | None = None, on_response: OnResponse | None = None
+) -> Transport:
     """The SDK Streamable HTTP transport for a URL target."""
     from mcp.client.streamable_http import streamable_http_client
 
     @asynccontextmanager
-    async def transport() -> AsyncIterator[Any]:
+    async def transport() -> AsyncIterator[tuple[ReadStream, WriteStream]]:
         async with (
             http_client(target, auth, on_response) as client,
             streamable_http_client(target.http_url, http_client=client) as streams,
@@ -214,11 +222,17 @@ def streamable_http_transport(target: Target, auth: Any = None, on_response: Any
     return transport()
 
 
-def sse_transport(target: Target, auth: Any = None, on_response: Any = None) -> Any:
+def sse_transport(
+    target: Target, auth: httpx2.Auth | None = None, on_response: OnResponse | None = None
+) -> Transport:
     """The SDK legacy HTTP+SSE transport (protocol 2024-11-05) for a URL target."""
     from mcp.client.sse import sse_client
 
-    def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+    def factory(
+        headers: dict[str, str] | None = None,
+        timeout: httpx2.Timeout | None = None,
+        auth: httpx2.Auth | None = None,
+    ) -> httpx2.AsyncClient:
         return http_client(None, auth, on_response, headers=headers, timeout=timeout)
 
     return sse_client(

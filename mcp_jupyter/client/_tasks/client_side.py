@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,10 +36,11 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
-from .._transport_layers import Layer, LayeredTransport
+from .._transport_layers import Fields, Layer, LayeredTransport, Received, SendBelow
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
+    from mcp.shared.message import SessionMessage
 
 __all__ = ["ClientTaskLayer", "ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
@@ -193,7 +194,7 @@ class ClientTaskLayer(Layer):
         self._send_below: Callable[[Any], Any] | None = None
 
     @asynccontextmanager
-    async def running(self, send_below: Callable[[Any], Any]) -> Any:
+    async def running(self, send_below: SendBelow) -> AsyncIterator[None]:
         # Entered and exited by hand, not with ``async with``: an error of the SDK's session must
         # reach the connection as itself, not wrapped in this group's ExceptionGroup.
         group = anyio.create_task_group()
@@ -205,7 +206,7 @@ class ClientTaskLayer(Layer):
             group.cancel_scope.cancel()
             await group.__aexit__(None, None, None)
 
-    def sent(self, item: Any, fields: dict[str, Any]) -> Any:
+    def sent(self, item: SessionMessage, fields: Fields) -> SessionMessage:
         if fields.get("method") != "initialize":
             return item  # only the handshake's request changes
         message = item.message
@@ -216,7 +217,7 @@ class ClientTaskLayer(Layer):
             return SessionMessage(message=changed, metadata=item.metadata)
         return item
 
-    def received(self, item: Any, fields: dict[str, Any]) -> Any:
+    def received(self, item: Received, fields: Fields) -> Received | None:
         method, request_id = fields.get("method"), fields.get("id")
         if method is None or request_id is None:
             return item  # a response, a notification or a transport error: the SDK's

@@ -23,8 +23,13 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+
+    from ._dpop import DPoPState
 
 __all__ = ["TokenStore", "ServerTokens", "MemoryTokens", "default_store", "store_dir"]
 
@@ -165,15 +170,15 @@ class ServerTokens:
         store: TokenStore,
         url: str,
         *,
-        client: Any = None,
+        client: OAuthClientInformationFull | None = None,
         redirect_uri: str | None = None,
-        dpop: Any = None,
+        dpop: DPoPState | None = None,
     ):
         self.store, self.url, self.client = store, url, client
         self.redirect_uri = redirect_uri
         self.dpop = dpop  # the connection's DPoPState: gets the key of a stored DPoP-bound token
 
-    async def get_tokens(self) -> Any:
+    async def get_tokens(self) -> OAuthToken | None:
         """The stored tokens of this server (``expires_in`` relative to now), or None. A DPoP-bound
         token comes with its key; with DPoP off it cannot be used, so it counts as none."""
         from mcp.shared.auth import OAuthToken
@@ -188,18 +193,18 @@ class ServerTokens:
             self.dpop.adopt(record["dpop_key"], token.get("access_token", ""))
         return OAuthToken.model_validate(_remaining(token, record.get("obtained_at")))
 
-    async def set_tokens(self, tokens: Any) -> None:
+    async def set_tokens(self, tokens: OAuthToken) -> None:
         """Store new tokens (after sign-in or refresh), with the DPoP key when they are bound to it."""
         dpop = self.dpop
-        bound = dpop is not None and dpop.key is not None and dpop.bound == tokens.access_token
+        key = dpop.key if dpop is not None and dpop.bound == tokens.access_token else None
         self.store.update(
             self.url,
             tokens=tokens.model_dump(mode="json", exclude_none=True),
             obtained_at=time.time(),
-            dpop_key=dpop.key.to_pem() if bound else None,
+            dpop_key=key.to_pem() if key is not None else None,
         )
 
-    async def get_client_info(self) -> Any:
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
         """The client registration: the user's own, else a stored one still valid for this redirect URI."""
         from mcp.shared.auth import OAuthClientInformationFull
 
@@ -219,7 +224,7 @@ class ServerTokens:
             return None  # registered for another redirect (e.g. the Jupyter route): register again
         return info
 
-    async def set_client_info(self, client_info: Any) -> None:
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         """Store the registration the SDK made (dynamic registration or CIMD)."""
         data = client_info.model_dump(mode="json", exclude_none=True)
         self.store.update(self.url, client=data, issuer=data.get("issuer"))
@@ -228,24 +233,24 @@ class ServerTokens:
 class MemoryTokens:
     """An in-memory ``TokenStorage`` (``OAuth(store=False)``): nothing outlives the connection."""
 
-    def __init__(self, *, client: Any = None) -> None:
-        self.tokens: Any = None
+    def __init__(self, *, client: OAuthClientInformationFull | None = None) -> None:
+        self.tokens: OAuthToken | None = None
         self.client = client
         self.redirect_uri: str | None = None
 
-    async def get_tokens(self) -> Any:
+    async def get_tokens(self) -> OAuthToken | None:
         """The tokens of this connection, or None."""
         return self.tokens
 
-    async def set_tokens(self, tokens: Any) -> None:
+    async def set_tokens(self, tokens: OAuthToken) -> None:
         """Keep new tokens."""
         self.tokens = tokens
 
-    async def get_client_info(self) -> Any:
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
         """The registration of this connection, or None."""
         return self.client
 
-    async def set_client_info(self, client_info: Any) -> None:
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         """Keep the registration."""
         self.client = client_info
 
