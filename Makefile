@@ -56,7 +56,9 @@ $(PY):
 # a package mirror, point it there with UV_DEFAULT_INDEX (or UV_INDEX_URL) as well.
 UV_DIR := .venv-uv
 UV := $(UV_DIR)/bin/uv
-UV_INSTALL = $(UV) pip install --quiet --python
+# --compile-bytecode, as pip does: compiled here, in parallel beside the npm installs, rather than by the first
+# test processes to import each module, all at once and under load.
+UV_INSTALL = $(UV) pip install --quiet --compile-bytecode --python
 $(UV): | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check --target $(UV_DIR) "uv>=0.5"
 
