@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import _hooks as hooks
-from .._traffic import TrafficViews
+from .._traffic import Traffic, TrafficViews
 from .._wording import counted
 from . import _operations
 from ._spans import summary as _summary
 from ._spans import traffic as _traffic
-from ._transport_layers import Fields, Layer, LayeredTransport, Received, fields_of
+from ._transport_layers import Fields, Layer, LayeredTransport, Received, Transport, fields_of
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
@@ -403,7 +403,7 @@ class History(TrafficViews):
                 fh.write(text)
         return text
 
-    def traffic(self) -> Any:
+    def traffic(self) -> Traffic:
         """The kept messages as spans and marks (``mcp_jupyter._traffic.Traffic``): one span per
         request from sent to answered, one per task, a mark per notification. What ``.timeline()``
         draws and ``.stats()`` counts."""
@@ -462,5 +462,5 @@ class RecordingTransport(LayeredTransport):
     """An SDK transport (an async context manager yielding two streams) whose traffic is recorded
     (:class:`Recording` alone; a connection stacks it with its other layers)."""
 
-    def __init__(self, inner: Any, history: History, on_eof: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, inner: Transport, history: History, on_eof: Callable[[], None] = lambda: None) -> None:
         super().__init__(inner, [Recording(history, on_eof)])

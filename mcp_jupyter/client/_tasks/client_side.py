@@ -30,15 +30,16 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from ..._protocol import INTERNAL_ERROR, INVALID_PARAMS, RELATED_TASK, TERMINAL, TaskRecord
-from .._transport_layers import Fields, Layer, LayeredTransport, Received, SendBelow
+from .._transport_layers import Fields, Layer, LayeredTransport, Received, SendBelow, Transport
 
 if TYPE_CHECKING:
+    from anyio.abc import TaskGroup
     from mcp.client.session import ClientSession
     from mcp.shared.message import SessionMessage
 
@@ -65,8 +66,9 @@ class ClientTask(TaskRecord):
     poll_ms: int = POLL_INTERVAL_MS
     result: dict[str, Any] | None = None  # the request's result (wire JSON) once completed
     error: dict[str, Any] | None = None  # the JSON-RPC error once failed
-    scope: Any = None  # the anyio CancelScope of the work (tasks/cancel cancels it)
-    done: Any = None  # anyio.Event set on reaching a terminal status
+    # Made with the task, inside the event loop that runs its work (an anyio Event needs one).
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)  # tasks/cancel cancels the work
+    done: anyio.Event = field(default_factory=anyio.Event)  # set on reaching a terminal status
 
     def finish(self, status: str, message: str | None = None) -> None:
         """Move to a terminal status (once)."""
@@ -103,7 +105,7 @@ class ClientTasks:
         return task
 
     async def create(
-        self, group: Any, request_id: Any, method: str, params: dict[str, Any]
+        self, group: TaskGroup, request_id: Any, method: str, params: dict[str, Any]
     ) -> dict[str, Any]:
         """Accept a task-augmented request: start its work in ``group``; the ``CreateTaskResult``."""
         self._expire()
@@ -111,8 +113,6 @@ class ClientTasks:
         metadata = given if isinstance(given, dict) else {}
         ttl = metadata.get("ttl")
         task = ClientTask(id=uuid.uuid4().hex, method=method, ttl_ms=ttl if isinstance(ttl, int) else None)
-        task.done = anyio.Event()
-        task.scope = anyio.CancelScope()
         self.tasks[task.id] = task
         inner = {k: v for k, v in params.items() if k != "task"}  # the request as if not augmented
 
@@ -190,8 +190,8 @@ class ClientTaskLayer(Layer):
 
     def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.tasks = ClientTasks(dispatch)
-        self._group: Any = None
-        self._send_below: Callable[[Any], Any] | None = None
+        self._group: TaskGroup | None = None  # both set by running(), before any request arrives
+        self._send_below: SendBelow | None = None
 
     @asynccontextmanager
     async def running(self, send_below: SendBelow) -> AsyncIterator[None]:
@@ -224,14 +224,16 @@ class ClientTaskLayer(Layer):
         params = fields.get("params")
         if not isinstance(params, dict):
             params = {}
+        group = self._group
+        if group is None:
+            return item  # not running (never: running() starts before any message)
         if method in _AUGMENTABLE and isinstance(params.get("task"), dict):
-            group = self._group
             group.start_soon(
                 self._reply, request_id, lambda: self.tasks.create(group, request_id, method, params)
             )
             return None
         if method in _TASK_METHODS:
-            self._group.start_soon(self._reply, request_id, lambda: self.tasks.answer(method, params))
+            group.start_soon(self._reply, request_id, lambda: self.tasks.answer(method, params))
             return None
         return item
 
@@ -243,8 +245,11 @@ class ClientTaskLayer(Layer):
             message: Any = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=await produce())
         except _Refused as refused:
             message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
+        send_below = self._send_below
+        if send_below is None:
+            return  # not running (never: a request is answered only while running() holds)
         try:
-            await self._send_below(SessionMessage(message=message))  # type: ignore[misc]  # set by running() before any request arrives
+            await send_below(SessionMessage(message=message))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             pass  # the connection is closing: nobody waits for this answer any more
 
@@ -253,7 +258,7 @@ class ClientTaskTransport(LayeredTransport):
     """A transport (an async context manager yielding two streams) with :class:`ClientTaskLayer`
     alone (a connection stacks it with its other layers)."""
 
-    def __init__(self, inner: Any, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
+    def __init__(self, inner: Transport, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
         self.layer = ClientTaskLayer(dispatch)
         super().__init__(inner, [self.layer])
 
