@@ -169,13 +169,20 @@ lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 # The install steps run side by side (INSTALL_JOBS at once; -O keeps each step's output together): on a fresh
 # clone most of them wait on the registries, and only the project's install has to wait for another (the
 # extension build). --durations=25 lists the slowest tests, so a test that grows slow is seen.
+# The suite starts hundreds of Python processes (kernels, servers, conformance clients), each importing
+# mcp_jupyter and the tests' helpers. Where the environment sets PYTHONDONTWRITEBYTECODE (some sandboxes and
+# CI images do), none of them keeps the bytecode it compiles, so every one compiled the package again (about
+# 0.2 CPU-s each) and every pytest worker rewrote every test module: the suite runs with it unset. The venvs'
+# packages are compiled at install time either way (--compile-bytecode above).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
+
 test:
 	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(TEST_INSTALL) node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
-	$(PY) -m pytest -ra --durations=25 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+	$(PYTEST) -ra --durations=25 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 fast-test:
 	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(TEST_INSTALL) node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp labext-test
-	$(PY) -m pytest -ra --durations=25 -m "not browser and not slow" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+	$(PYTEST) -ra --durations=25 -m "not browser and not slow" $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # The extension's TypeScript: Prettier (formatting) then ESLint (the JupyterLab extension template's rules, no `any`).
 # mypy: the whole package, the client with every flag of --strict and the rest at mypy's default level (pyproject.toml)
