@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._escaping import visible
-from ._transport_layers import Fields, Layer, LayeredTransport, Received
+from ._transport_layers import Fields, Layer, LayeredTransport, Received, Transport, with_result
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
@@ -142,18 +142,12 @@ class IconGuard(Layer):
             return item
         for note in notes:
             self._warn(note)
-        from mcp.shared.message import SessionMessage
-
-        if isinstance(item, Exception):
-            return item  # never here: a transport's exception has no fields
-
-        message: Any = item.message  # a JSONRPCResponse (it has an id and a result)
-        return SessionMessage(message=message.model_copy(update={"result": cleaned}), metadata=item.metadata)
+        return with_result(item, cleaned)
 
 
 class DropInvalidIcons(LayeredTransport):
     """A transport (an async context manager yielding two streams) with :class:`IconGuard` alone: an
     icon the MCP schema does not allow is dropped, with a warning, instead of failing its result."""
 
-    def __init__(self, inner: Any, warn: Callable[[str], None]) -> None:
+    def __init__(self, inner: Transport, warn: Callable[[str], None]) -> None:
         super().__init__(inner, [IconGuard(warn)])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._transport_layers import Fields, Layer, LayeredTransport, Received
+from ._transport_layers import Fields, Layer, LayeredTransport, Received, Transport, with_result
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
@@ -57,19 +57,12 @@ class ResultTypeDefault(Layer):
         result = fields.get("result")
         if not isinstance(result, dict) or "resultType" in result:
             return item  # an error (no result), or a result that says what it is
-        from mcp.shared.message import SessionMessage
-
-        if isinstance(item, Exception):
-            return item  # never here: a transport's exception has no fields
-
-        message: Any = item.message  # a JSONRPCResponse (it has an id and a result)
-        completed = message.model_copy(update={"result": {**result, "resultType": "complete"}})
-        return SessionMessage(message=completed, metadata=item.metadata)
+        return with_result(item, {**result, "resultType": "complete"})
 
 
 class DefaultResultType(LayeredTransport):
     """A transport (an async context manager yielding two streams) with :class:`ResultTypeDefault`
     alone: a 2026-07-28 result without ``resultType`` reaches the SDK as ``"complete"``."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Transport) -> None:
         super().__init__(inner, [ResultTypeDefault()])

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from .._compat.mcp_sdk import SDKReadStream, SDKWriteStream
 
-__all__ = ["Layer", "LayeredTransport", "fields_of"]
+__all__ = ["Layer", "LayeredTransport", "fields_of", "with_result"]
 
 # What goes over a transport, in the SDK's terms: a received item is a message or the transport's
 # exception (a line that is not JSON-RPC, say), passed up as a value; a sent one is always a message.
@@ -51,6 +51,17 @@ def fields_of(message: object) -> Fields:
     microseconds on every message that the transport layers look at."""
     fields = getattr(message, "__dict__", None)
     return fields if isinstance(fields, dict) else {}
+
+
+def with_result(item: Received, result: Fields) -> SessionMessage:
+    """The response ``item`` with ``result`` in place of its own (its metadata kept): what a layer that
+    completes or cleans a result passes up. ``item`` is a message: only a message has the fields (an
+    id and a result) that lead a layer here."""
+    from mcp.shared.message import SessionMessage
+
+    assert isinstance(item, SessionMessage)  # a transport's exception has no fields
+    message: Any = item.message  # a JSONRPCResponse
+    return SessionMessage(message=message.model_copy(update={"result": result}), metadata=item.metadata)
 
 
 def _fields_of_item(item: object) -> Fields:

@@ -225,8 +225,7 @@ class ClientTaskLayer(Layer):
         if not isinstance(params, dict):
             params = {}
         group = self._group
-        if group is None:
-            return item  # not running (never: running() starts before any message)
+        assert group is not None  # running() starts before any message
         if method in _AUGMENTABLE and isinstance(params.get("task"), dict):
             group.start_soon(
                 self._reply, request_id, lambda: self.tasks.create(group, request_id, method, params)
@@ -246,8 +245,7 @@ class ClientTaskLayer(Layer):
         except _Refused as refused:
             message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
         send_below = self._send_below
-        if send_below is None:
-            return  # not running (never: a request is answered only while running() holds)
+        assert send_below is not None  # a request is answered only while running() holds
         try:
             await send_below(SessionMessage(message=message))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
