@@ -166,9 +166,6 @@ chromium:
 lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 	scripts/lab.sh $(NOTEBOOK)
 
-# The install steps run side by side (INSTALL_JOBS at once; -O keeps each step's output together): on a fresh
-# clone most of them wait on the registries, and only the project's install has to wait for another (the
-# extension build). --durations=25 lists the slowest tests, so a test that grows slow is seen.
 # The suite starts hundreds of Python processes (kernels, servers, conformance clients), each importing
 # mcp_jupyter and the tests' helpers. Where the environment sets PYTHONDONTWRITEBYTECODE (some sandboxes and
 # CI images do), none of them keeps the bytecode it compiles, so every one compiled the package again (about
@@ -176,6 +173,9 @@ lab: $(STAMPS)/lab node_modules/.stamp-tutorials
 # packages are compiled at install time either way (--compile-bytecode above).
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
 
+# The install steps run side by side (INSTALL_JOBS at once; -O keeps each step's output together): on a fresh
+# clone most of them wait on the registries, and only the project's install has to wait for another (the
+# extension build). --durations=25 lists the slowest tests, so a test that grows slow is seen.
 test:
 	$(MAKE) --no-print-directory -O -j $(INSTALL_JOBS) $(TEST_INSTALL) node_modules/.stamp $(MCP1_VENV)/.stamp $(SKILLS_VENV)/.stamp chromium labext-test
 	$(PYTEST) -ra --durations=25 $(PYTEST_PARALLEL) $(PYTEST_ARGS)
