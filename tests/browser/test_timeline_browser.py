@@ -120,6 +120,17 @@ def wait_for_axis(root, ok) -> list[str]:
     raise AssertionError(f"the axis never changed as expected: {root.evaluate(AXIS_JS)}")
 
 
+def middle_of_the_bars(root) -> tuple[float, float]:
+    """A point inside the plot, whatever the session's timing: halfway between the earliest bar's left
+    edge and the latest bar's right edge, at the height of the first bar drawn."""
+    boxes = root.evaluate(
+        f"(root) => [...root.querySelectorAll({BARS!r})].map((p) => p.getBoundingClientRect().toJSON())"
+    )
+    left = min(box["left"] for box in boxes)
+    right = max(box["right"] for box in boxes)
+    return (left + right) / 2, boxes[0]["top"] + boxes[0]["height"] / 2
+
+
 def interrupt(page) -> None:
     """Press the notebook toolbar's Interrupt button (the square), as a person stops a running cell."""
     page.locator(
@@ -226,8 +237,7 @@ def test_a_session_drawn_live_hovered_clicked_in_both_themes_and_reopened(open_n
     # -- the wheel zooms the time axis, a drag pans it, a double click resets it -----------------
     live.locator("svg.marks").scroll_into_view_if_needed()
     before = sorted(live.evaluate(AXIS_JS))  # (Vega reorders the label elements as it redraws)
-    plot = live.locator(BARS).first.bounding_box()
-    x, y = plot["x"] + 300, plot["y"] + plot["height"] / 2
+    x, y = middle_of_the_bars(live)
     page.mouse.move(x, y)
     page.mouse.wheel(0, -600)
     zoomed = wait_for_axis(live, lambda drawn: sorted(drawn) != before)
