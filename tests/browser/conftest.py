@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from .harness import (
+    PAGE_TIMEOUT_MS,
     HarnessError,
     LabServer,
     launch_browser,
@@ -74,8 +75,11 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory):
     Package-scoped rather than session-scoped so Playwright's sync machinery is gone before the
     non-browser tests (which run asyncio loops of their own) start.
     """
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # expect()'s own default is 5 s: too short a deadline for a round trip through a kernel and a server on a
+    # loaded machine. Deadlines here are for hangs, never measurements.
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     with sync_playwright() as playwright:
         try:
             context = launch_browser(playwright, tmp_path_factory.mktemp("chromium-profile"))

@@ -344,7 +344,9 @@ def run_cell(page, index: int, attempts: int = 3) -> None:
     """Run cell ``index`` the way a person does: click into its editor and press Shift+Enter.
 
     The first keypress after opening is sometimes lost, so this checks that the prompt changed to
-    ``[*]`` or ``[n]`` and retries. Returns once the cell is queued or done; call ``wait_idle`` to wait.
+    ``[*]`` or ``[n]`` and retries. The wait before a retry is long (10 s): a page stalled on a loaded
+    machine redraws the prompt late, and a retry then would run the cell twice. Returns once the cell is
+    queued or done; call ``wait_idle`` to wait.
     """
     target = cell(page, index)
     prompt = target.locator(".jp-InputPrompt")
@@ -352,7 +354,7 @@ def run_cell(page, index: int, attempts: int = 3) -> None:
     for _ in range(attempts):
         target.locator(".jp-InputArea-editor .cm-content").click()
         page.keyboard.press("Shift+Enter")
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             now = prompt.inner_text()
             if now != before and PROMPT_RAN.search(now):

@@ -130,7 +130,8 @@ def test_forms_label_fields_by_name_check_them_when_left_and_the_explorer_shows_
     tools = cell(page, 2).locator(".mcpj-explorer .mcpj-item-list")
     icon = tools.locator('.mcpj-icon-list-item[data-key="add"] img.mcpj-icon')
     icon.wait_for(timeout=TIMEOUT)
-    assert icon.evaluate("img => img.complete && img.naturalWidth > 0")  # drawn, not a broken image
+    # drawn, not a broken image (it is visible before its data: URL is decoded)
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=icon.element_handle())
     assert tools.locator('.mcpj-icon-list-item[data-key="echo"] img').count() == 0
     tools.locator('.mcpj-icon-list-item[data-key="add"]').click()
     cell(page, 2).locator(".mcpj-explorer .mcpj-tool-form").wait_for(timeout=TIMEOUT)

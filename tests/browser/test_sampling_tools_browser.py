@@ -220,5 +220,8 @@ def test_the_kernel_says_busy_while_its_cell_waits_for_the_sidebar(open_notebook
     wait_busy(page)
     second.locator(".mcpj-inbox-accept", has_text="Send").click()
     wait_idle(page)
-    assert kernel_status(page) == {"bar": "idle", "indicator": "idle"}
+    page.wait_for_function(  # the status bar redraws on its own schedule, after the notebook's indicator
+        f"() => {{ const s = ({KERNEL_STATUS_JS})(); return s.bar === 'idle' && s.indicator === 'idle'; }}",
+        timeout=TIMEOUT,
+    )
     assert "SYNC Snow in Oslo." in cell_output(page, 1)

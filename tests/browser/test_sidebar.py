@@ -230,7 +230,7 @@ def test_a_blocked_sync_call_is_answered_from_the_sidebar(open_notebook):
     assert "Hello, Grace Hopper! Welcome to the MCP demo server." in output, output
     assert "AFTER" in output
     sidebar.locator(".mcpj-inbox-item").first.wait_for(state="detached", timeout=TIMEOUT)
-    assert page.locator(f"{SIDEBAR_TAB}[data-mcpj-pending]").count() == 0
+    page.locator(f"{SIDEBAR_TAB}[data-mcpj-pending]").wait_for(state="detached", timeout=TIMEOUT)
 
 
 def test_roots_asked_during_a_blocked_call_are_shared_from_the_sidebar(open_notebook):
@@ -282,14 +282,17 @@ def test_sampling_during_a_cell_magic_is_approved_from_the_sidebar(open_notebook
         wait_idle(page)
         output = cell_output(page, 1)
         assert "tiny-model says:" in output, output
-        assert sidebar.locator(".mcpj-inbox-item").count() == 0
+        sidebar.locator(".mcpj-inbox-item").first.wait_for(state="detached", timeout=TIMEOUT)
 
 
 def test_sidebar_screenshots_light_and_dark(open_notebook):
     page = open_notebook(
         [
             SETUP,
-            "from mcp_jupyter.lab import _channel as channel\nprint('THEME', channel.page()['theme'])",
+            # the theme comes on the channel's own thread, beside this cell: wait up to 30 s for it
+            "import time\nfrom mcp_jupyter.lab import _channel as channel\n"
+            "for _ in range(300):\n    if (channel.page() or {}).get('theme') == 'dark':\n        break\n"
+            "    time.sleep(0.1)\nprint('THEME', channel.page()['theme'])",
             "print(demo.call('greet').text)",
         ]
     )
