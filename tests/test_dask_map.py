@@ -221,6 +221,11 @@ def test_on_a_cluster_the_bar_counts_rows_from_a_partitions_start_under_its_whol
     assert not got["is_error"].any()
     (topic,) = set(_LOCAL) - before
     bar = _LOCAL[topic].bar
+    # The workers' events reach the client on their own stream (worker -> scheduler -> subscriber), apart
+    # from the results: the last partition's may arrive just after compute() returns.
+    deadline = time.monotonic() + 30
+    while bar.done < 40 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert (bar.total, bar.done, bar.bar.value, bar.text.value) == (40, 40, 40, "40/40")
     assert bar.bar.description == "lookup: rows" and bar.bar.style.description_width == "initial"
     assert shown[0] == 0, shown  # shown when a partition starts, before any row is done
