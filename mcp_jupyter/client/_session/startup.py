@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import httpx2
     from mcp import Client
     from mcp.client.session import ElicitationFnT, SamplingFnT
+    from mcp_types import RequestId
 
     from .core import Session
 
@@ -284,7 +285,7 @@ class Lifecycle:
         )
 
     async def _answer_server_request(
-        self, request_id: Any, method: str, params: dict[str, Any]
+        self, request_id: RequestId, method: str, params: dict[str, Any]
     ) -> dict[str, Any]:
         """A sampling or elicitation request of a client-side task, answered by this connection's
         callbacks (the consent layer), as the SDK answers an ordinary one."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,6 +42,11 @@ if TYPE_CHECKING:
     from anyio.abc import TaskGroup
     from mcp.client.session import ClientSession
     from mcp.shared.message import SessionMessage
+    from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCResponse, RequestId
+
+#: Answers a server's sampling or elicitation request: ``dispatch(request_id, method, params)``, wire
+#: JSON in, the result's wire JSON out (a refusal raises :class:`_Refused`).
+Dispatch = Callable[["RequestId", str, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 __all__ = ["ClientTaskLayer", "ClientTaskTransport", "ClientTasks", "TASK_CAPABILITY"]
 
@@ -84,7 +89,7 @@ class ClientTasks:
     JSON-RPC error); the connection gives it :meth:`ClientSession.dispatch_input_request`.
     """
 
-    def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
+    def __init__(self, dispatch: Dispatch) -> None:
         self.dispatch = dispatch
         self.tasks: dict[str, ClientTask] = {}
 
@@ -105,7 +110,7 @@ class ClientTasks:
         return task
 
     async def create(
-        self, group: TaskGroup, request_id: Any, method: str, params: dict[str, Any]
+        self, group: TaskGroup, request_id: RequestId, method: str, params: dict[str, Any]
     ) -> dict[str, Any]:
         """Accept a task-augmented request: start its work in ``group``; the ``CreateTaskResult``."""
         self._expire()
@@ -165,7 +170,7 @@ class _Refused(Exception):  # noqa: N818 - a JSON-RPC error answer, not a failur
         self.error = {"code": code, "message": message, **({"data": data} if data is not None else {})}
 
 
-def _with_task_capability(message: Any, fields: dict[str, Any]) -> Any:
+def _with_task_capability(message: JSONRPCMessage, fields: Fields) -> JSONRPCMessage:
     """The ``initialize`` request with ``capabilities.tasks`` added (other messages unchanged);
     ``fields``: the message's fields."""
     params = fields.get("params")
@@ -188,7 +193,7 @@ class ClientTaskLayer(Layer):
     in, wire JSON out); the session passes one built on ``ClientSession.dispatch_input_request``.
     """
 
-    def __init__(self, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
+    def __init__(self, dispatch: Dispatch) -> None:
         self.tasks = ClientTasks(dispatch)
         self._group: TaskGroup | None = None  # both set by running(), before any request arrives
         self._send_below: SendBelow | None = None
@@ -236,12 +241,14 @@ class ClientTaskLayer(Layer):
             return None
         return item
 
-    async def _reply(self, request_id: Any, produce: Callable[[], Any]) -> None:
+    async def _reply(self, request_id: RequestId, produce: Callable[[], Awaitable[dict[str, Any]]]) -> None:
         from mcp.shared.message import SessionMessage
         from mcp_types import ErrorData, JSONRPCError, JSONRPCResponse
 
         try:
-            message: Any = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=await produce())
+            message: JSONRPCResponse | JSONRPCError = JSONRPCResponse(
+                jsonrpc="2.0", id=request_id, result=await produce()
+            )
         except _Refused as refused:
             message = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**refused.error))
         send_below = self._send_below
@@ -256,7 +263,7 @@ class ClientTaskTransport(LayeredTransport):
     """A transport (an async context manager yielding two streams) with :class:`ClientTaskLayer`
     alone (a connection stacks it with its other layers)."""
 
-    def __init__(self, inner: Transport, dispatch: Callable[[Any, str, dict[str, Any]], Any]) -> None:
+    def __init__(self, inner: Transport, dispatch: Dispatch) -> None:
         self.layer = ClientTaskLayer(dispatch)
         super().__init__(inner, [self.layer])
 
@@ -267,7 +274,7 @@ class ClientTaskTransport(LayeredTransport):
 
 
 async def dispatch_with(
-    session: ClientSession, request_id: Any, method: str, params: dict[str, Any]
+    session: ClientSession, request_id: RequestId, method: str, params: dict[str, Any]
 ) -> dict[str, Any]:
     """Answer a sampling or elicitation request through ``session`` (an SDK ``ClientSession``):
     its callbacks, as for an ordinary server request. Wire JSON in and out; a refusal raises."""
