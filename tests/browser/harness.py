@@ -363,6 +363,14 @@ def run_cell(page, index: int, attempts: int = 3) -> None:
     raise HarnessError(f"cell {index} did not start after {attempts} Shift+Enter presses (prompt {before!r})")
 
 
+def task_message_from(label: str, seconds: int) -> re.Pattern[str]:
+    """The message of a test server's task (``"<label>: N s of T"``, tests/servers/tasks_server.py) at
+    ``seconds`` (1 to 9) or any later second. Each message shows for one second only: a page on a
+    loaded machine may first draw a later one, so a wait for exactly one second could never end."""
+    assert 1 <= seconds <= 9, seconds
+    return re.compile(rf"{re.escape(label)}: ([{seconds}-9]|[1-9]\d+) s ")
+
+
 def run_every_cell(page, count: int) -> None:
     """Run cells ``0 .. count-1`` in order as a person does (``run_cell``), each to the end."""
     for index in range(count):
