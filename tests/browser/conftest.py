@@ -2,8 +2,13 @@
 
 ``lab_server``      the running JupyterLab (``harness.LabServer``: .url, .token, .root_dir, .api())
 ``browser_context`` the Playwright persistent Chromium context
-``open_notebook``   ``open_notebook(cells: list[str], name: str | None = None) -> Page``; pages are closed
-                    and their kernels shut down after the test
+``open_notebook``   ``open_notebook(cells: list[str], name: str | None = None) -> Page``; kernels are shut
+                    down after the test. A test's first notebook opens in the worker's JupyterLab page that
+                    the previous test left (emptied to the ``?reset`` layout: ``harness.clear_lab_page``),
+                    as a person opens one notebook after another in the same tab; loading JupyterLab costs
+                    about 4 CPU-s, opening a notebook in it about 1. A test marked ``fresh_lab_page`` (it
+                    watches a page from its start, or changes settings the page keeps) gets new pages, and
+                    a failed test's pages are never handed on.
 
 Everything in tests/browser is marked ``browser`` automatically (``make fast-test`` deselects it). A
 missing Chromium or a lab that does not start is a test ERROR, never a skip: CI must prove the UI works.
@@ -22,7 +27,9 @@ from .harness import (
     PAGE_TIMEOUT_MS,
     HarnessError,
     LabServer,
+    clear_lab_page,
     launch_browser,
+    open_notebook_in,
     open_notebook_page,
     shutdown_notebook_sessions,
     start_lab,
@@ -89,9 +96,39 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory):
         context.close()
 
 
+class LabTab:
+    """The worker's reusable JupyterLab page: at most one, handed from test to test."""
+
+    def __init__(self) -> None:
+        self.page: object | None = None
+
+    def take(self) -> object | None:
+        page, self.page = self.page, None
+        return page
+
+    def give_back(self, page) -> None:
+        """Keep ``page`` for the next test if it can be emptied; close it otherwise."""
+        if self.page is None and clear_lab_page(page):
+            self.page = page
+        else:
+            page.close()
+
+    def close(self) -> None:
+        if (page := self.take()) is not None and not page.is_closed():
+            page.close()
+
+
+@pytest.fixture(scope="package")
+def lab_tab(browser_context) -> Iterator[LabTab]:
+    """The JupyterLab page tests hand on to each other (see ``open_notebook``)."""
+    tab = LabTab()
+    yield tab
+    tab.close()
+
+
 @pytest.fixture
 def open_notebook(
-    request: pytest.FixtureRequest, lab_server: LabServer, browser_context
+    request: pytest.FixtureRequest, lab_server: LabServer, browser_context, lab_tab: LabTab
 ) -> Iterator[Callable[..., object]]:
     """Return ``open_notebook(cells, name=None) -> Page``: write a notebook of code cells, open it, wait idle.
 
@@ -100,18 +137,32 @@ def open_notebook(
     names: list[str] = []
     pages: list[object] = []
     stem = re.sub(r"[^A-Za-z0-9_-]+", "_", request.node.name)[:80]
+    shared = request.node.get_closest_marker("fresh_lab_page") is None
+    if not shared:  # an idle page on the same workspace would save its own layout over this test's
+        lab_tab.close()
 
     def open_(cells: list[str], name: str | None = None):
         name = name or f"{stem}-{len(names)}.ipynb"
         names.append(name)  # before opening, so a kernel started by a half-open page is still shut down
-        page = open_notebook_page(browser_context, lab_server, name, cells)
+        page = lab_tab.take() if shared and not pages else None
+        if page is not None:
+            try:
+                open_notebook_in(page, lab_server, name, cells)
+            except BaseException:
+                page.close()
+                raise
+        else:
+            page = open_notebook_page(browser_context, lab_server, name, cells)
         pages.append(page)
         return page
 
     yield open_
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
-    for page in pages:
+    for index, page in enumerate(pages):
         if failed:
             save_screenshot(page, lab_server.root_dir.parent / "screenshots")
-        page.close()
+        if index == 0 and shared and not failed:
+            lab_tab.give_back(page)  # empties it first: its notebooks close before their kernels go
+        else:
+            page.close()
     shutdown_notebook_sessions(lab_server, names)

@@ -330,6 +330,48 @@ def open_notebook_page(context, lab: LabServer, name: str, cells: list[str]):
     return page
 
 
+# JS: close every document and panel in the main area without asking (the tests' notebooks are on disk
+# already), show the file browser on the left and nothing on the right: the layout a page opened with
+# ``?reset`` starts from. Returns how many main-area widgets are left (0 when it worked).
+CLEAR_LAB_JS = """() => {
+  const shell = window.jupyterapp.shell;
+  for (const widget of [...shell.widgets('main')]) widget.dispose();
+  shell.activateById('filebrowser');
+  shell.collapseRight();
+  return [...shell.widgets('main')].filter((w) => w.hasClass('jp-NotebookPanel')).length;
+}"""
+
+
+def clear_lab_page(page) -> bool:
+    """Bring a lab page back to an empty ``?reset`` layout so another test can open its notebook in it.
+
+    False when it cannot be reused: closed, navigated away from JupyterLab, or a dialog still open."""
+    try:
+        if page.is_closed() or "/lab" not in page.url or page.locator(".jp-Dialog").count():
+            return False
+        if page.evaluate(CLEAR_LAB_JS) != 0:
+            return False
+        page.wait_for_function(LAB_SETTLED_JS, timeout=PAGE_TIMEOUT_MS)
+    except Exception:  # the page crashed or hangs: a fresh one costs only time
+        return False
+    record = _records.get(page)
+    if record is not None:  # the next test sees only what its own steps caused
+        record.console_errors.clear()
+        record.dialogs.clear()
+    return True
+
+
+def open_notebook_in(page, lab: LabServer, name: str, cells: list[str]) -> None:
+    """Write ``name`` with ``cells`` and open it in ``page``, a lab page emptied by ``clear_lab_page``, as
+    File > Open does (the same command), without loading JupyterLab again; return once it is ready."""
+    write_notebook(lab.root_dir / name, cells)
+    page.evaluate(
+        "(path) => window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'})", name
+    )
+    page.locator(CELLS).nth(max(len(cells) - 1, 0)).wait_for()
+    wait_notebook_ready(page)
+
+
 def wait_notebook_ready(page, timeout_ms: int = CELL_TIMEOUT_MS) -> None:
     """Wait until the page's notebook is ready and the lab has settled (NOTEBOOK_READY_JS), e.g. after a reload."""
     page.wait_for_function(NOTEBOOK_READY_JS, timeout=timeout_ms)

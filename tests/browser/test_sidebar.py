@@ -161,6 +161,7 @@ def test_sidebar_lists_updates_writes_code_and_sees_a_crash(open_notebook):
     assert not [e for e in collect_console_errors(page) if "mcp" in e.lower()]
 
 
+@pytest.mark.fresh_lab_page  # it watches the websockets of the pages it opens
 def test_the_sidebar_asks_for_the_channel_and_the_kernel_opens_no_comm(
     open_notebook, lab_server, browser_context
 ):
@@ -518,6 +519,7 @@ def open_settings_editor(page) -> None:
     page.locator("#setting-editor .jp-PluginList").wait_for(state="visible", timeout=TIMEOUT)
 
 
+@pytest.mark.fresh_lab_page  # the page keeps the setting it changes
 def test_the_palette_opens_the_sidebar_and_the_run_setting_makes_clicks_insert_only(
     open_notebook, lab_server
 ):
