@@ -42,6 +42,7 @@ from ._transport_layers import Fields, Layer, LayeredTransport, Received, Transp
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
+    from mcp_types import RequestId
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -80,7 +81,7 @@ class HistoryEntry:
     direction: str  # "send" | "recv"
     kind: str  # "request" | "response" | "notification" | "error" | "invalid"
     method: str | None
-    id: Any
+    id: RequestId | None  # None for a notification and an unreadable message
     time: float
     duration: float | None = None
     error: str | None = None
@@ -188,7 +189,8 @@ class History(TrafficViews):
         self.name = name  # the connection's: the timeline's lane
         self.version = 0  # counts what was recorded: a live timeline redraws when it moves
         self._entries: deque[HistoryEntry] = deque()
-        self._pending: dict[Any, HistoryEntry] = {}
+        # (the direction its answer comes from, the request's id) -> the request, until answered
+        self._pending: dict[tuple[str, RequestId | None], HistoryEntry] = {}
         self._lock = threading.Lock()  # recording runs on the runtime thread, reading anywhere
         self._max_entries = max_entries
         self._max_bytes = max_bytes
@@ -196,7 +198,7 @@ class History(TrafficViews):
         self.full_capture = full_capture
         self.nbytes = 0
         self.unsolicited = 0  # answers whose id no request of ours was waiting for
-        self.on_unsolicited: Callable[[Any, int], None] | None = None  # (id, count so far)
+        self.on_unsolicited: Callable[[RequestId, int], None] | None = None  # (id, count so far)
         self.dropped = 0
 
     @property
@@ -302,7 +304,7 @@ class History(TrafficViews):
                 if cancelled is not None and cancelled.cancelled is None:
                     cancelled.cancelled = now
             self._append(entry)
-        if unsolicited and self.on_unsolicited is not None:
+        if unsolicited and msg_id is not None and self.on_unsolicited is not None:
             self.on_unsolicited(msg_id, unsolicited)
 
     def _measure(self, entry: HistoryEntry, message: Any, wire: bytes | None = None) -> None:
@@ -325,7 +327,10 @@ class History(TrafficViews):
         self._trim()
 
     def note_waits(
-        self, request_id: Any, waits: list[tuple[float, float]], op: _operations.Operation | None = None
+        self,
+        request_id: RequestId | None,
+        waits: list[tuple[float, float]],
+        op: _operations.Operation | None = None,
     ) -> None:
         """A person was asked (``waits``: ``[(asked, answered), ...]``) while the notebook answered the
         server's request ``request_id``; or, for a 2026-07-28 ``input_required`` round (the request

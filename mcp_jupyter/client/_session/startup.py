@@ -39,6 +39,7 @@ from .._transport_layers import LayeredTransport
 from .._transports import StderrCapture, Target, check_command, sse_transport, streamable_http_transport
 from .._ui_extension import APP_MIME_TYPE, UI_EXTENSION
 from ..auth import OAuth, as_oauth, has_stored_signin, provider_for, wants_oauth
+from .listen import ServiceStatus
 from .sdk_noise import quiet_sdk
 
 if TYPE_CHECKING:
@@ -127,9 +128,10 @@ class Lifecycle:
         if isinstance(roots, (list, tuple)):
             roots_manager.use_own(session.name, list(roots))
         self.stderr: StderrCapture | None = None
-        self._closing: Any = None  # anyio.Event, created on the loop
-        self._done: Any = None  # anyio.Event: the owner task has exited the client
-        self._roots_asked: Any = None  # anyio.Event: the server asked for roots (set on the loop)
+        # Made by start(), on the loop (an anyio.Event needs a running loop): None before the first start.
+        self._closing: anyio.Event | None = None  # asks the owner task to exit the client
+        self._done: anyio.Event | None = None  # the owner task has exited the client
+        self._roots_asked: anyio.Event | None = None  # the server asked for roots (set on the loop)
 
     # -- starting ----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -177,7 +179,7 @@ class Lifecycle:
             await runtime().start_service(self._own)
         await self._wait_for_roots_request()
 
-    async def _note_response(self, response: Any) -> None:
+    async def _note_response(self, response: httpx2.Response) -> None:
         """httpx response hook: remember whether the MCP endpoint refused us (the SDK drops the status)."""
         url = response.request.url
         endpoint = type(url)(self.session.spec.url or "")  # normalised as httpx normalises the request's URL
@@ -188,15 +190,18 @@ class Lifecycle:
         elif response.status_code < 400:
             self.signin.refusal = None
 
-    async def _own(self, *, task_status: Any) -> None:
+    async def _own(self, *, task_status: ServiceStatus) -> None:
         """The owner task: enter the client, serve until closed, exit the client (same task)."""
+        done = self._done
+        assert done is not None, "start() makes the events before it starts the owner task"
         try:
             await self._serve(task_status)
         finally:
-            self._done.set()
+            done.set()
 
-    async def _serve(self, task_status: Any) -> None:
-        session, deadlines = self.session, self.session.deadlines
+    async def _serve(self, task_status: ServiceStatus) -> None:
+        session, deadlines, closing = self.session, self.session.deadlines, self._closing
+        assert closing is not None, "start() makes the events before it starts the owner task"
         attempts = self._transports()
         for index, (label, transport) in enumerate(attempts):
             last = index == len(attempts) - 1
@@ -213,7 +218,7 @@ class Lifecycle:
                         if session.modern:
                             await session.listen.restart(client, session.capabilities)
                         task_status.started()
-                        await self._closing.wait()
+                        await closing.wait()
                         await session.listen.stop()
                 except BaseException as exc:
                     if entered:
@@ -352,13 +357,15 @@ class Lifecycle:
             return
         if not roots_manager.for_server(session.name):
             return
+        roots_asked = self._roots_asked
+        assert roots_asked is not None, "start() makes the events first"
         with anyio.move_on_after(self.roots_wait):
-            await self._roots_asked.wait()
+            await roots_asked.wait()
             # Servers apply the answer asynchronously (the filesystem server resolves each path
             # first): a short pause lets a call made right after connect see the new roots.
             await anyio.sleep(ROOTS_SETTLE)
 
-    def _on_connected(self, client: Any, label: str) -> None:
+    def _on_connected(self, client: Client, label: str) -> None:
         session = self.session
         self.client = client
         self.modern = client.protocol_version.startswith("2026")  # fixed for the client's life
@@ -370,20 +377,22 @@ class Lifecycle:
     # -- stopping ----------------------------------------------------------------------------
     def on_eof(self) -> None:
         """The server's side of the stream ended: it exited or dropped the connection."""
-        if self.session.status == "connected" and not self._closing.is_set():
+        closing = self._closing
+        if self.session.status == "connected" and closing is not None and not closing.is_set():
             self.session.status = "dead"
-            self._closing.set()  # let the owner task exit the client and reap the process
+            closing.set()  # let the owner task exit the client and reap the process
 
     async def close(self) -> None:
         """Ask the owner task to exit the client and wait until it has (on the loop)."""
-        if self._closing is None:
-            return
+        closing, done = self._closing, self._done
+        if closing is None or done is None:
+            return  # never started
         session = self.session
         was = session.status
-        self._closing.set()
+        closing.set()
         with anyio.move_on_after(10):  # the owner task exits the client and reaps the server process
-            await self._done.wait()
-        if not self._done.is_set() and self.session.deadlines.connect_scope is not None:
+            await done.wait()
+        if not done.is_set() and self.session.deadlines.connect_scope is not None:
             self.session.deadlines.connect_scope.cancel()
         session.status = "dead" if was == "dead" else "closed"
 
