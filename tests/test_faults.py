@@ -162,7 +162,8 @@ def test_garbage_on_stdout_is_reported_not_hung():
     conn = mj.connect("garbage", [sys.executable, str(SERVERS / "garbage_stdout.py"), "--then-serve"])
     try:
         assert conn.call("add", a=1, b=2).structured == {"result": 3}
-        assert any(e.kind == "invalid" for e in conn.history)
+        invalid = next(e for e in conn.history if e.kind == "invalid")
+        assert list(invalid.message) == ["invalid"] and "Error" in invalid.message["invalid"], invalid.message
         assert "'Hello! I am not JSON-RPC.'" in conn.warnings[0]
         snapshot = conn.warnings[-3:]  # a list, so it slices
         assert isinstance(snapshot, list) and snapshot == list(conn.warnings)[-3:]

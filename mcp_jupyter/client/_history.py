@@ -42,7 +42,7 @@ from ._transport_layers import Fields, Layer, LayeredTransport, Received, Transp
 
 if TYPE_CHECKING:
     from mcp.shared.message import SessionMessage
-    from mcp_types import RequestId
+    from mcp_types import JSONRPCMessage, RequestId
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -87,7 +87,7 @@ class HistoryEntry:
     error: str | None = None
     truncated: bool = False
     preview: str | None = field(default=None, repr=False)
-    _raw: Any = field(default=None, repr=False)  # an invalid message's exception
+    _raw: Exception | None = field(default=None, repr=False)  # an invalid message's exception
     _message: dict[str, Any] | None = field(default=None, repr=False)
     _json: bytes | None = field(default=None, repr=False)  # the message as serialized once
     _size: int | None = field(default=None, repr=False)
@@ -123,12 +123,9 @@ class HistoryEntry:
         if self._json is not None:  # parsed on each look: the history holds only the bytes
             parsed: dict[str, Any] = json.loads(self._json)
             return parsed
-        if self._message is None:
+        if self._message is None:  # neither bytes nor a summary: a message that could not be read
             raw = self._raw
-            if isinstance(raw, Exception):
-                self._message = {"invalid": f"{type(raw).__name__}: {raw}"}
-            else:
-                self._message = raw.model_dump(by_alias=True, exclude_unset=True, mode="json")
+            self._message = {"invalid": f"{type(raw).__name__}: {raw}" if raw is not None else self.error}
         return self._message
 
     @property
@@ -144,7 +141,7 @@ WIRE_JSON = "_mcpj_wire_json"
 write, so the history and the transport serialize each message only once between them."""
 
 
-def _serialize(message: Any) -> bytes:
+def _serialize(message: object) -> bytes:
     """The message's JSON as the transports write it, in one pass of pydantic-core."""
     serializer = getattr(message, "__pydantic_serializer__", None)
     try:
@@ -246,7 +243,7 @@ class History(TrafficViews):
             self.nbytes = 0
             self.version += 1
 
-    def record(self, direction: str, item: Any, fields: dict[str, Any] | None = None) -> None:
+    def record(self, direction: str, item: Received | JSONRPCMessage, fields: Fields | None = None) -> None:
         """Record one ``SessionMessage`` (or a parse error the transport surfaced); ``fields``: its
         message's fields when the caller read them already (the transport layers do)."""
         now = time.time()
@@ -307,7 +304,7 @@ class History(TrafficViews):
         if unsolicited and msg_id is not None and self.on_unsolicited is not None:
             self.on_unsolicited(msg_id, unsolicited)
 
-    def _measure(self, entry: HistoryEntry, message: Any, wire: bytes | None = None) -> None:
+    def _measure(self, entry: HistoryEntry, message: object, wire: bytes | None = None) -> None:
         """Serialize the message once (or take the bytes the transport has); keep its JSON, or a
         summary when it is too large."""
         data = wire if wire is not None else _serialize(message)
