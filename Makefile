@@ -82,9 +82,11 @@ $(STAMPS)/test-deps: pyproject.toml | $(UV)
 	$(UV_INSTALL) $(PY) -r pyproject.toml --extra test
 	@mkdir -p $(STAMPS) && touch $@
 
+# It holds the tests' dependencies too, so it leaves their stamp as well (as $(STAMPS)/docs leaves the tests'):
+# without it, `make lint` after `.ci/run`'s test run installed the tests' dependencies and the project again.
 $(STAMPS)/docs-deps: pyproject.toml | $(UV)
 	$(UV_INSTALL) $(PY) -r pyproject.toml --extra test --extra docs
-	@mkdir -p $(STAMPS) && touch $@
+	@mkdir -p $(STAMPS) && touch $@ $(STAMPS)/test-deps
 
 $(STAMPS)/test: pyproject.toml $(LABEXT) $(STAMPS)/test-deps | $(UV)
 	$(FORGET_OLD_NAME)
