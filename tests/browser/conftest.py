@@ -5,10 +5,10 @@
 ``open_notebook``   ``open_notebook(cells: list[str], name: str | None = None) -> Page``; kernels are shut
                     down after the test. A test's first notebook opens in the worker's JupyterLab page that
                     the previous test left (emptied to the ``?reset`` layout: ``harness.clear_lab_page``),
-                    as a person opens one notebook after another in the same tab; loading JupyterLab costs
-                    about 4 CPU-s, opening a notebook in it about 1. A test marked ``fresh_lab_page`` (it
-                    watches a page from its start, or changes settings the page keeps) gets new pages, and
-                    a failed test's pages are never handed on.
+                    as a person opens one notebook after another in the same tab (measured in the suite:
+                    about 0.7 CPU-s and a second or two saved per page; docs/architecture.md). A test
+                    marked ``fresh_lab_page`` (it watches a page from its start, or changes settings the
+                    page keeps) gets new pages, and a failed test's pages are never handed on.
 
 Everything in tests/browser is marked ``browser`` automatically (``make fast-test`` deselects it). A
 missing Chromium or a lab that does not start is a test ERROR, never a skip: CI must prove the UI works.

@@ -332,7 +332,8 @@ def open_notebook_page(context, lab: LabServer, name: str, cells: list[str]):
 
 # JS: close every document and panel in the main area without asking (the tests' notebooks are on disk
 # already), show the file browser on the left and nothing on the right: the layout a page opened with
-# ``?reset`` starts from. Returns how many main-area widgets are left (0 when it worked).
+# ``?reset`` starts from. Returns how many notebooks are still open (0 when it worked; JupyterLab may put a
+# Launcher in the emptied area, which is why other widgets are not counted).
 CLEAR_LAB_JS = """() => {
   const shell = window.jupyterapp.shell;
   for (const widget of [...shell.widgets('main')]) widget.dispose();
