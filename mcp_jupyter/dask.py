@@ -428,7 +428,11 @@ class _Progress:
     def partition_moved(self, number: Any, done: int, rows: int) -> None:
         """Partition ``number`` has ``done`` of its ``rows`` rows called (0 when it starts)."""
         with self._lock:
-            if self.bar is None or len(self.finished) >= self.partitions:  # a new computation
+            # A new computation starts when a partition starts (done 0) after every partition finished. A
+            # late report of a finished partition is no start: a worker sends its last row's report (from
+            # the runtime thread) and the partition's end (from the partition's) side by side, in either
+            # order, and the later one used to open a second bar stuck at that partition's rows.
+            if self.bar is None or (done == 0 and len(self.finished) >= self.partitions):
                 total = self.rows if self.rows is not None else self.partitions
                 self.bar = hooks.MAP_PROGRESS.require()(total, self.label)
                 self.done, self.finished = {}, set()

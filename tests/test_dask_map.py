@@ -233,6 +233,26 @@ def test_on_a_cluster_the_bar_counts_rows_from_a_partitions_start_under_its_whol
     assert shown == sorted(shown) and shown[-1] == 40, shown
 
 
+def test_a_late_report_of_a_finished_partition_opens_no_second_bar():
+    """A worker sends its last row's report and its partition's end from two threads, in either order: the
+    later one, arriving after every partition finished, is not a new computation (it opened a second bar
+    stuck at 20/40). A partition that starts again after that is one."""
+    from mcp_jupyter import _hooks as hooks
+    from mcp_jupyter.dask import _Progress
+
+    hooks.UI.load()
+    progress = _Progress(partitions=2, rows=40, label="lookup: rows")
+    for number, done in [(0, 0), (1, 0), (0, 13), (1, 20), (0, 20)]:
+        progress.partition_moved(number, done, 20)
+    first = progress.bar
+    assert (first.done, first.text.value) == (40, "40/40")
+    progress.partition_moved(1, 20, 20)  # the late twin of partition 1's end
+    progress.partition_moved(0, 17, 20)  # an older report, later still
+    assert progress.bar is first and (first.done, first.text.value) == (40, "40/40")
+    progress.partition_moved(0, 0, 20)  # computed again: a new bar
+    assert progress.bar is not first and progress.bar.done == 0
+
+
 def test_closing_a_cluster_after_a_map_kills_no_worker(demo):
     """Closing the workers closes their connections at once and exits quickly: the nanny never has
     to kill a worker that is still alive after its 4 s ("still alive after 4.0 seconds, killing")."""
